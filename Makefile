@@ -1,0 +1,51 @@
+# FTCamp: `make run` starts the demo; `make test` runs the whole suite as CI does.
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+PORT ?= 8000
+PG_URL ?= postgres://postgres@127.0.0.1:5432/ftcamp
+REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: install run test lint services chromium bench clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e ".[dev]" --config-settings editable_mode=compat
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## run: the demo on 127.0.0.1:$(PORT) with SQLite and in-process tasks
+run: install
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py seed_demo
+	DEBUG=1 $(PY) manage.py runserver --noreload 127.0.0.1:$(PORT)
+
+## services: start PostgreSQL and Redis when installed but stopped
+services:
+	@pg_isready -q -h 127.0.0.1 -p 5432 || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
+	@for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+	@redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 || redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+	@for i in $$(seq 1 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
+
+## chromium: Debian's browser for the Playwright tests (never `playwright install`)
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+## test: everything, against PostgreSQL and Redis
+test: install services chromium lint
+	SECRET_KEY=makemigrations-check $(PY) manage.py makemigrations --check --dry-run
+	DATABASE_URL=$(PG_URL) REDIS_TEST_URL=$(REDIS_TEST_URL) $(VENV)/bin/pytest
+
+bench: install
+	$(PY) bench/engine.py
+	$(PY) bench/traderoutes.py
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3

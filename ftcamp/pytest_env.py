@@ -1,0 +1,13 @@
+"""Environment defaults for test runs, loaded with ``pytest -p`` before Django reads its
+settings: the same settings module as production, pointed at local PostgreSQL and Redis, over
+plain http on loopback."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ftcamp")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+os.environ.setdefault("SECURE_COOKIES", "0")
+os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+# Playwright's sync API runs an event loop in the test thread (stack.md).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

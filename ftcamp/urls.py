@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.urls import include, path
+
+admin.site.site_header = "FTCamp administration"
+admin.site.site_title = "FTCamp admin"
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("powers.urls")),
+]

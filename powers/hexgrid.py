@@ -1,0 +1,115 @@
+"""Traveller hex geometry, pure Python (no Django): the one place for hex maths.
+
+Hexes are numbered ``XXYY`` (column, row), 1-based, flat-topped, with the odd columns "up" and
+the even columns half a hex lower, as on Traveller Map sectors (R-0.5, contracts §1 "odd-q").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+
+class Hex(NamedTuple):
+    col: int
+    row: int
+
+    @classmethod
+    def parse(cls, code: str) -> Hex:
+        """``"0310"`` -> ``Hex(3, 10)``; raises ``ValueError`` for anything else."""
+        if not isinstance(code, str) or len(code) != 4 or not code.isdigit():
+            raise ValueError(f"hex must be four digits XXYY, got {code!r}")
+        return cls(int(code[:2]), int(code[2:]))
+
+    def __str__(self) -> str:
+        return f"{self.col:02d}{self.row:02d}"
+
+
+def _cube(h: Hex) -> tuple[int, int, int]:
+    # Column 1 is an "up" column; in 0-based terms odd columns are pushed down (odd-q).
+    c = h.col - 1
+    x = c
+    z = (h.row - 1) - (c - (c & 1)) // 2
+    return x, -x - z, z
+
+
+def _from_cube(x: int, z: int) -> Hex:
+    return Hex(x + 1, z + (x - (x & 1)) // 2 + 1)
+
+
+def distance(a: Hex, b: Hex) -> int:
+    """R-0.5: the number of hex steps between two hexes."""
+    ax, ay, az = _cube(a)
+    bx, by, bz = _cube(b)
+    return max(abs(ax - bx), abs(ay - by), abs(az - bz))
+
+
+_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # cube (dx, dz)
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    """The six hexes one step away (coordinates may fall off a finite map: callers filter)."""
+    x, _, z = _cube(h)
+    return [_from_cube(x + dx, z + dz) for dx, dz in _DIRECTIONS]
+
+
+def ring(h: Hex, radius: int) -> list[Hex]:
+    """Hexes exactly ``radius`` steps from ``h``, in a fixed order (just ``[h]`` for radius 0)."""
+    if radius == 0:
+        return [h]
+    x, _, z = _cube(h)
+    # start at direction 4 scaled, then walk the six sides
+    cx, cz = x + _DIRECTIONS[4][0] * radius, z + _DIRECTIONS[4][1] * radius
+    out: list[Hex] = []
+    for dx, dz in _DIRECTIONS:
+        for _ in range(radius):
+            out.append(_from_cube(cx, cz))
+            cx, cz = cx + dx, cz + dz
+    return out
+
+
+def within(h: Hex, radius: int) -> Iterator[Hex]:
+    """Every hex at distance 0..radius of ``h``."""
+    for r in range(radius + 1):
+        yield from ring(h, r)
+
+
+# --- pixel geometry for SVG ------------------------------------------------------------------
+
+SQRT3 = math.sqrt(3)
+
+
+def centre_px(h: Hex, size: float) -> tuple[float, float]:
+    """Pixel centre of a flat-topped hex of circumradius ``size`` (0101 at (size, size*√3/2))."""
+    c = h.col - 1
+    x = size + c * 1.5 * size
+    y = SQRT3 * size * (h.row - 0.5 + (0.5 if c % 2 else 0.0))
+    return x, y
+
+
+def corners_px(h: Hex, size: float) -> list[tuple[float, float]]:
+    """The six corners of a flat-topped hex, clockwise from the east corner."""
+    cx, cy = centre_px(h, size)
+    return [
+        (cx + size * math.cos(math.radians(60 * i)), cy + size * math.sin(math.radians(60 * i)))
+        for i in range(6)
+    ]
+
+
+def outline(hexes: Iterable[Hex]) -> list[tuple[Hex, int]]:
+    """The boundary of a union of hexes as (hex, side) pairs, side i joins corner i and i+1.
+
+    A side is on the boundary when the neighbour across it is not in the set; drawing these
+    edges traces the outline of the union (Support §4.1.3, R-5.8) without revealing its members.
+    """
+    cells = set(hexes)
+    # side i of a flat-topped hex (between corners i, i+1) faces this cube direction
+    side_dir = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+    edges: list[tuple[Hex, int]] = []
+    for h in sorted(cells):
+        x, _, z = _cube(h)
+        for i, (dx, dz) in enumerate(side_dir):
+            if _from_cube(x + dx, z + dz) not in cells:
+                edges.append((h, i))
+    return edges

@@ -1,0 +1,33 @@
+"""Player pages. Views are thin: access gate, selector, template."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from powers import selectors
+from powers.access import access_power_for_user, power_of_user_in_campaign
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return redirect("my-campaigns" if request.user.is_authenticated else "login")
+
+
+@login_required
+def my_campaigns(request: HttpRequest) -> HttpResponse:
+    memberships = selectors.memberships_for_user(user=request.user)
+    return render(request, "powers/my_campaigns.html", {"memberships": memberships})
+
+
+@login_required
+def campaign(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    power = power_of_user_in_campaign(user=request.user, campaign_id=campaign_id)
+    return redirect("dashboard", campaign_id=campaign_id, power_key=power.key)
+
+
+@login_required
+def dashboard(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+    power = access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
+    board = selectors.power_dashboard(power=power)
+    return render(request, "powers/dashboard.html", {"board": board, "power": power})

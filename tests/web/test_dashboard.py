@@ -1,0 +1,110 @@
+"""Logins, "my campaigns" and a power's dashboard: visible to its players only (404 to others)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.web.factories import PASSWORD, make_campaign, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def login(client: Client, username: str) -> None:
+    assert client.login(username=username, password=PASSWORD)
+
+
+def dashboard_url(world, i: int) -> str:  # type: ignore[no-untyped-def]
+    return reverse("dashboard", args=[world.campaign.pk, world.powers[i].key])
+
+
+def test_login_page_renders_with_local_htmx(client: Client) -> None:
+    page = client.get(reverse("login")).content.decode()
+    assert 'name="username"' in page
+    assert "/static/vendor/htmx-2.0.11.min" in page
+    assert "unpkg" not in page and "cdn" not in page.lower()
+
+
+def test_anonymous_is_sent_to_login(client: Client) -> None:
+    world = make_campaign()
+    response = client.get(dashboard_url(world, 0))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_my_campaigns_lists_each_membership(client: Client) -> None:
+    first = make_campaign("First")
+    second = make_campaign("Second")
+    user = first.users[0]
+    from powers.models import Membership
+
+    Membership.objects.create(campaign=second.campaign, user=user, power=second.powers[1])
+    login(client, user.username)
+    page = client.get(reverse("my-campaigns")).content.decode()
+    assert "First" in page and "Second" in page
+    assert dashboard_url(first, 0) in page and dashboard_url(second, 1) in page
+
+
+def test_my_campaigns_empty_state(client: Client) -> None:
+    user = make_user("loner")
+    login(client, user.username)
+    page = client.get(reverse("my-campaigns")).content.decode()
+    assert "not playing in any campaign yet" in page
+
+
+def test_dashboard_shows_banks_systems_and_hubs(client: Client) -> None:
+    world = make_campaign()
+    login(client, world.users[1].username)
+    page = client.get(dashboard_url(world, 1)).content.decode()
+    assert 'data-testid="gal">101<' in page
+    assert "System 1-0" in page and "System 1-2" in page
+    assert "hub1" in page
+    assert "System 0-0" not in page and "hub0" not in page
+
+
+def test_campaign_link_redirects_to_my_power(client: Client) -> None:
+    world = make_campaign()
+    login(client, world.users[1].username)
+    response = client.get(reverse("campaign", args=[world.campaign.pk]))
+    assert response["Location"] == dashboard_url(world, 1)
+
+
+def test_other_powers_dashboard_is_404_not_403(client: Client) -> None:
+    world = make_campaign()
+    outsider = make_user("outsider")
+    login(client, world.users[0].username)
+    assert client.get(dashboard_url(world, 1)).status_code == 404
+    assert client.get(reverse("dashboard", args=[world.campaign.pk, "nope"])).status_code == 404
+    client.logout()
+    login(client, outsider.username)
+    assert client.get(dashboard_url(world, 0)).status_code == 404
+    assert client.get(reverse("campaign", args=[world.campaign.pk])).status_code == 404
+
+
+def test_404_page_does_not_name_the_power(client: Client) -> None:
+    world = make_campaign()
+    login(client, world.users[0].username)
+    body = client.get(dashboard_url(world, 1)).content.decode()
+    assert "Power 1" not in body and "hub1" not in body
+
+
+def _count_queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+def test_dashboard_query_count_does_not_grow_with_systems(client: Client) -> None:
+    small = make_campaign("Small", n_powers=1, systems_per_power=5)
+    large = make_campaign("Large", n_powers=1, systems_per_power=200)
+    login(client, small.users[0].username)
+    small_count = _count_queries(client, dashboard_url(small, 0))
+    client.logout()
+    login(client, large.users[0].username)
+    large_count = _count_queries(client, dashboard_url(large, 0))
+    assert small_count == large_count
+    page = client.get(dashboard_url(large, 0)).content.decode()
+    assert page.count("<tr>") >= 200

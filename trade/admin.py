@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+
+from trade.models import HubLink, HubNode, MarketEdge, Shipment, TradeHub
+
+
+class HubNodeInline(admin.TabularInline):
+    model = HubNode
+    fields = ("col", "row", "is_centre")
+    extra = 0
+
+
+class HubLinkInline(admin.TabularInline):
+    model = HubLink
+    fields = ("a", "b")
+    extra = 0
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        # A link's ends are offered from this hub's own nodes only (Support §4.1.1).
+        if db_field.name in ("a", "b"):
+            hub_id = (
+                request.resolver_match.kwargs.get("object_id") if request.resolver_match else None
+            )
+            kwargs["queryset"] = HubNode.objects.filter(hub_id=hub_id or 0)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+@admin.register(TradeHub)
+class TradeHubAdmin(admin.ModelAdmin):
+    list_display = (
+        "key",
+        "power",
+        "centre",
+        "node_count",
+        "link_count",
+        "guild",
+        "pool_ore",
+        "pool_bio",
+        "pool_pl",
+        "campaign",
+    )
+    list_filter = ("campaign", "power", "guild")
+    search_fields = ("key", "power__name")
+    list_select_related = ("power", "campaign")
+    inlines = (HubNodeInline, HubLinkInline)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[TradeHub]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(n_nodes=Count("nodes", distinct=True), n_links=Count("links", distinct=True))
+            .prefetch_related("nodes")
+        )
+
+    @admin.display(description="centre")
+    def centre(self, obj: TradeHub) -> str:
+        return next((n.code for n in obj.nodes.all() if n.is_centre), "—")
+
+    @admin.display(description="hexes", ordering="n_nodes")
+    def node_count(self, obj: TradeHub) -> int:
+        return obj.n_nodes
+
+    @admin.display(description="links", ordering="n_links")
+    def link_count(self, obj: TradeHub) -> int:
+        return obj.n_links
+
+
+@admin.register(Shipment)
+class ShipmentAdmin(admin.ModelAdmin):
+    list_display = ("key", "sender", "power", "to_hub", "resource", "amount", "arrives", "waiting")
+    list_filter = ("campaign", "resource", "waiting")
+    list_select_related = ("sender", "power", "to_hub")
+    search_fields = ("key",)
+
+
+@admin.register(MarketEdge)
+class MarketEdgeAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "edge", "rate", "tax")
+    list_filter = ("campaign", "edge")

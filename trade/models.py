@@ -1,0 +1,216 @@
+"""Trade hubs (nodes, links, pools), shipments in transit and the Common Market's edges."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Greatest, Least
+
+from powers.db import CampaignScoped, hex_code, key_validator, scoped_unique_id
+from powers.models import COORD, Campaign, Power, coord_checks, non_negative
+
+
+class TradeHub(CampaignScoped):
+    """A power's trade hub (Support §4.1): a centre, nodes and links, and one pool (R-5.7)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="hubs")
+    key = models.CharField(max_length=64, validators=[key_validator])
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="hubs")
+    guild = models.BooleanField(default=False, help_text="Centre is a Guild member (R-5.3).")
+    pool_ore = models.BigIntegerField("Ore pool", default=0)
+    pool_bio = models.BigIntegerField("Bio pool", default=0)
+    pool_pl = models.BigIntegerField("PL pool", default=0)
+
+    class Meta:
+        verbose_name = "trade hub"
+        ordering = ["campaign", "key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "key"],
+                name="tradehub_unique_key",
+                violation_error_message="A hub with this key already exists in the campaign.",
+            ),
+            scoped_unique_id("tradehub"),
+            *non_negative("tradehub", "pool_ore", "pool_bio", "pool_pl"),
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class HubNode(CampaignScoped):
+    """A hex in a hub: its centre or one of its nodes. A hex is in at most one hub (Support
+    §4.1.1), enforced by a campaign-wide unique position."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="hub_nodes")
+    hub = models.ForeignKey(TradeHub, on_delete=models.CASCADE, related_name="nodes")
+    col = models.PositiveSmallIntegerField(validators=COORD)
+    row = models.PositiveSmallIntegerField(validators=COORD)
+    is_centre = models.BooleanField("centre", default=False)
+
+    class Meta:
+        verbose_name = "hub node"
+        ordering = ["hub", "-is_centre", "col", "row"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "col", "row"],
+                name="hubnode_one_hub_per_hex",
+                violation_error_message=(
+                    "This hex is already a node of a trade hub; a node belongs to one hub only "
+                    "(Support §4.1.1)."
+                ),
+            ),
+            models.UniqueConstraint(
+                fields=["hub"],
+                condition=Q(is_centre=True),
+                name="hubnode_one_centre_per_hub",
+                violation_error_message="A hub has one trade centre.",
+            ),
+            models.UniqueConstraint(fields=["hub", "id"], name="hubnode_hub_id_uniq"),
+            *coord_checks("hubnode"),
+        ]
+
+    @property
+    def code(self) -> str:
+        return hex_code(self.col, self.row)
+
+    def __str__(self) -> str:
+        return f"{self.code}{' (centre)' if self.is_centre else ''}"
+
+
+class HubLink(models.Model):
+    """An unordered link between two hexes of the same hub. Both ends reference this hub's own
+    nodes (a composite foreign key on PostgreSQL), so no link can join two hubs."""
+
+    hub = models.ForeignKey(TradeHub, on_delete=models.CASCADE, related_name="links")
+    a = models.ForeignKey(HubNode, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(HubNode, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        verbose_name = "hub link"
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(a=models.F("b")),
+                name="hublink_two_ends",
+                violation_error_message="A link joins two different hexes.",
+            ),
+            models.UniqueConstraint(
+                Least("a", "b"),
+                Greatest("a", "b"),
+                name="hublink_unique_pair",
+                violation_error_message="These two hexes are already linked.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.a.code}–{self.b.code}"
+
+    def clean(self) -> None:
+        super().clean()
+        for end in ("a", "b"):
+            node = getattr(self, end) if getattr(self, f"{end}_id") else None
+            if node is not None and self.hub_id is not None and node.hub_id != self.hub_id:
+                raise ValidationError(
+                    {end: "A link may only join hexes of its own hub (Support §4.1.1)."}
+                )
+
+
+class HubResource(models.TextChoices):
+    ORE = "ore", "Ore"
+    BIO = "bio", "Bio"
+    PL = "pl", "PL"
+
+
+class Shipment(CampaignScoped):
+    """Goods in transit between guild hubs (Resource §3, §5.2–5.3; R-5.4, R-5.5)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="shipments")
+    key = models.CharField(max_length=64, validators=[key_validator])
+    power = models.ForeignKey(
+        Power, on_delete=models.CASCADE, related_name="incoming", help_text="Receiving power."
+    )
+    sender = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="outgoing")
+    from_hub = models.ForeignKey(
+        TradeHub, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    to_hub = models.ForeignKey(TradeHub, on_delete=models.CASCADE, related_name="incoming")
+    resource = models.CharField(max_length=3, choices=HubResource.choices)
+    amount = models.PositiveIntegerField(validators=[MinValueValidator(1)])
+    arrives = models.PositiveIntegerField(help_text="Round of arrival (Resource §3).")
+    waiting = models.BooleanField(default=False, help_text="Waiting for a new centre (R-5.4).")
+
+    class Meta:
+        ordering = ["campaign", "arrives", "key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "key"],
+                name="shipment_unique_key",
+                violation_error_message="A shipment with this key already exists.",
+            ),
+            models.CheckConstraint(
+                condition=Q(amount__gte=1),
+                name="shipment_amount_positive",
+                violation_error_message="A shipment carries at least 1.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+    def clean(self) -> None:
+        super().clean()
+        if self.to_hub_id and self.power_id and self.to_hub.power_id != self.power_id:
+            raise ValidationError({"to_hub": "The destination hub must be the receiver's."})
+        if self.from_hub_id and self.sender_id and self.from_hub.power_id != self.sender_id:
+            raise ValidationError({"from_hub": "The sending hub must be the sender's."})
+
+
+class MarketEdge(CampaignScoped):
+    """One edge of the Common Market cycle Ore→Bio→Gal→Ore with its rate and tax (R-6.1)."""
+
+    EDGES = [("ore>bio", "Ore → Bio"), ("bio>gal", "Bio → Gal"), ("gal>ore", "Gal → Ore")]
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="market")
+    edge = models.CharField(max_length=7, choices=EDGES)
+    rate = models.DecimalField(
+        max_digits=12,
+        decimal_places=4,
+        default=Decimal("1.0000"),
+        validators=[MinValueValidator(Decimal("0"))],
+        help_text="Units received per unit sold (R-6.2: starts at 1).",
+    )
+    tax = models.DecimalField(
+        max_digits=5,
+        decimal_places=4,
+        default=Decimal("0"),
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("1"))],
+        help_text="A fraction 0–1 taken from what is received (R-6.1).",
+    )
+
+    class Meta:
+        verbose_name = "market edge"
+        ordering = ["campaign", "edge"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "edge"],
+                name="marketedge_unique",
+                violation_error_message="The campaign already has this market edge.",
+            ),
+            models.CheckConstraint(
+                condition=Q(rate__gte=0),
+                name="marketedge_rate_non_negative",
+                violation_error_message="A rate cannot be negative.",
+            ),
+            models.CheckConstraint(
+                condition=Q(tax__gte=0, tax__lte=1),
+                name="marketedge_tax_fraction",
+                violation_error_message="Tax is a fraction between 0 and 1.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_edge_display()} {self.rate} (tax {self.tax})"
