@@ -41,7 +41,8 @@ lint: install
 ## test: everything, against PostgreSQL and Redis
 test: install services chromium lint
 	SECRET_KEY=makemigrations-check $(PY) manage.py makemigrations --check --dry-run
-	DATABASE_URL=$(PG_URL) REDIS_TEST_URL=$(REDIS_TEST_URL) $(VENV)/bin/pytest
+	DEBUG=1 $(PY) manage.py adjudicate tests/cases --check
+	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(VENV)/bin/pytest
 
 bench: install
 	$(PY) bench/engine.py

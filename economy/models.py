@@ -46,3 +46,115 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign} round {self.number} ({self.get_status_display()})"
+
+
+class SheetStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    SUBMITTED = "submitted", "Submitted"
+
+
+class OrderSheet(models.Model):
+    """A power's orders for one round; private to that power's players."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sheets")
+    power = models.ForeignKey("powers.Power", on_delete=models.CASCADE, related_name="sheets")
+    status = models.CharField(max_length=10, choices=SheetStatus.choices, default="draft")
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "power"], name="ordersheet_one_per_power")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.power} orders for round {self.round.number}"
+
+
+class Order(models.Model):
+    """One order as the engine reads it (contracts §1 order table), at a fixed position."""
+
+    sheet = models.ForeignKey(OrderSheet, on_delete=models.CASCADE, related_name="orders")
+    position = models.PositiveIntegerField()
+    payload = models.JSONField(help_text="The order object: {'type': ..., fields...}.")
+    error = models.TextField(blank=True, default="", help_text="Validation error at entry.")
+
+    class Meta:
+        ordering = ["sheet", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "position"], name="order_unique_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.position} {self.payload.get('type', '?')}"
+
+
+class RoundRecord(models.Model):
+    """What went into a resolution and what came out: enough to replay it exactly (R-0.3) and
+    to roll the campaign back to the start of the round."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="record")
+    state = models.JSONField(help_text="The contract state at the start of the round.")
+    orders = models.JSONField(help_text="Each power's orders, as resolved.")
+    seed = models.BigIntegerField()
+    nmr = models.JSONField(default=list, help_text="Powers resolved with no orders.")
+    rejected = models.JSONField(default=list)
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"record of {self.round}"
+
+
+class LedgerLine(models.Model):
+    """R-0.4: one change of one resource at one place, with the rule behind it."""
+
+    campaign = models.ForeignKey("powers.Campaign", on_delete=models.CASCADE, related_name="+")
+    round_number = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField(help_text="Order of the line within its round.")
+    power = models.ForeignKey("powers.Power", on_delete=models.CASCADE, related_name="ledger")
+    step = models.CharField(max_length=40)
+    where = models.CharField(max_length=80)
+    resource = models.CharField(max_length=10)
+    amount = models.BigIntegerField()
+    reason = models.CharField(max_length=300)
+    rule = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["round_number", "seq"]
+        indexes = [models.Index(fields=["power", "round_number", "seq"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "round_number", "seq"], name="ledgerline_unique_seq"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.step} {self.where} {self.resource} {self.amount:+d}"
+
+
+class AuditEvent(models.Model):
+    """Append-only record of who did what to a round (reliability O1)."""
+
+    campaign = models.ForeignKey("powers.Campaign", on_delete=models.CASCADE, related_name="+")
+    round_number = models.PositiveIntegerField(null=True, blank=True)
+    actor = models.CharField(
+        max_length=150, blank=True, default="", help_text="Username or system."
+    )
+    action = models.CharField(max_length=40)
+    detail = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.actor or 'system'}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise ValueError("Audit events are append-only.")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise ValueError("Audit events are append-only.")

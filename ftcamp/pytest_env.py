@@ -9,5 +9,8 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ftcamp
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SECURE_COOKIES", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+# A real broker, as in production; a queue of this run's own so no other worker takes its tasks.
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+os.environ.setdefault("CELERY_QUEUE", f"ftcamp-test-{os.getpid()}")
 # Playwright's sync API runs an event loop in the test thread (stack.md).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

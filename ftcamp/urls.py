@@ -7,5 +7,7 @@ admin.site.site_title = "FTCamp admin"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("api/", include("ftcamp.api_urls")),
     path("", include("powers.urls")),
+    path("", include("economy.urls")),
 ]

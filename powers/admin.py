@@ -22,7 +22,7 @@ from powers.models import (
     StarSystem,
     Static,
 )
-from trade.models import MarketEdge
+from trade.models import MarketEdge, PowerTax
 
 
 class PowerInline(admin.TabularInline):
@@ -39,11 +39,17 @@ class MarketEdgeInline(admin.TabularInline):
     max_num = 3
 
 
+class PowerTaxInline(admin.TabularInline):
+    model = PowerTax
+    fields = ("power", "edge", "tax")
+    extra = 0
+
+
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
     list_display = ("name", "current_round", "power_count", "system_count", "created_at")
     search_fields = ("name",)
-    inlines = (PowerInline, MarketEdgeInline)
+    inlines = (PowerInline, MarketEdgeInline, PowerTaxInline)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         return (

@@ -383,11 +383,6 @@ class FleetGroup(Positioned):
                 name="fleetgroup_unique_key",
                 violation_error_message="A group with this key already exists in the campaign.",
             ),
-            models.CheckConstraint(
-                condition=Q(troops__lte=models.F("troop_space")),
-                name="fleetgroup_troops_fit",
-                violation_error_message="Troops must fit in the group's troop space (R-1.3).",
-            ),
             *coord_checks("fleetgroup"),
         ]
 
@@ -414,16 +409,6 @@ class Static(Positioned):
                 fields=["campaign", "key"],
                 name="static_unique_key",
                 violation_error_message="A static with this key already exists in the campaign.",
-            ),
-            models.CheckConstraint(
-                condition=Q(passengers__lte=models.F("passenger_space")),
-                name="static_passengers_fit",
-                violation_error_message="Passengers must fit in the passenger space.",
-            ),
-            models.CheckConstraint(
-                condition=Q(troops__lte=models.F("troop_space")),
-                name="static_troops_fit",
-                violation_error_message="Troops must fit in the static's troop space.",
             ),
             *coord_checks("static"),
         ]

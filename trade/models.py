@@ -190,6 +190,9 @@ class MarketEdge(CampaignScoped):
         validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("1"))],
         help_text="A fraction 0–1 taken from what is received (R-6.1).",
     )
+    volume = models.BigIntegerField(
+        default=0, help_text="Units sold along this edge since the last market report (R-6.3)."
+    )
 
     class Meta:
         verbose_name = "market edge"
@@ -199,6 +202,11 @@ class MarketEdge(CampaignScoped):
                 fields=["campaign", "edge"],
                 name="marketedge_unique",
                 violation_error_message="The campaign already has this market edge.",
+            ),
+            models.CheckConstraint(
+                condition=Q(volume__gte=0),
+                name="marketedge_volume_non_negative",
+                violation_error_message="Volume cannot be negative.",
             ),
             models.CheckConstraint(
                 condition=Q(rate__gte=0),
@@ -214,3 +222,35 @@ class MarketEdge(CampaignScoped):
 
     def __str__(self) -> str:
         return f"{self.get_edge_display()} {self.rate} (tax {self.tax})"
+
+
+class PowerTax(CampaignScoped):
+    """A Common Market tax on one power's sales along one edge (R-6.1), replacing the edge's
+    tax for that power."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="power_taxes")
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="market_taxes")
+    edge = models.CharField(max_length=7, choices=MarketEdge.EDGES)
+    tax = models.DecimalField(
+        max_digits=5,
+        decimal_places=4,
+        validators=[MinValueValidator(Decimal("0")), MaxValueValidator(Decimal("1"))],
+    )
+
+    class Meta:
+        verbose_name = "power tax"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["power", "edge"],
+                name="powertax_unique",
+                violation_error_message="This power already has a tax on that edge.",
+            ),
+            models.CheckConstraint(
+                condition=Q(tax__gte=0, tax__lte=1),
+                name="powertax_fraction",
+                violation_error_message="Tax is a fraction between 0 and 1.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.power}: {self.get_edge_display()} tax {self.tax}"

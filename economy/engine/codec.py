@@ -1,0 +1,532 @@
+"""JSON <-> state for ``ftcamp-case/1`` (contracts §1), with errors that name the bad path."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from .rules import derived_type
+from .state import (
+    EDGES,
+    GROUP_KINDS,
+    GROUP_ORDERS,
+    GROUP_STATUSES,
+    HEX_TYPES,
+    SYSTEM_TYPES,
+    Bubble,
+    Group,
+    Hub,
+    Invasion,
+    Market,
+    Outpost,
+    Power,
+    Project,
+    Shipment,
+    State,
+    Static,
+    System,
+)
+
+
+class CaseError(ValueError):
+    """A malformed case: ``path`` names the offending field (contracts §1, exit 2)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+_MISSING = object()
+
+
+def is_hex(value: object) -> bool:
+    """R-0.5: four digits ``XXYY``, both parts 1-based."""
+    return (
+        isinstance(value, str)
+        and len(value) == 4
+        and value.isdigit()
+        and value[:2] != "00"
+        and value[2:] != "00"
+    )
+
+
+def parse_decimal(value: object) -> Decimal | None:
+    """Contracts §1: decimals are strings with at most 4 places; ``None`` if not one."""
+    if not isinstance(value, str):
+        return None
+    try:
+        d = Decimal(value)
+    except InvalidOperation:
+        return None
+    if not d.is_finite():
+        return None
+    exponent = d.as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -4:
+        return None
+    return d
+
+
+class _Reader:
+    """Typed access to one JSON object, raising ``CaseError`` with the full path."""
+
+    def __init__(self, obj: object, path: str) -> None:
+        if not isinstance(obj, dict):
+            raise CaseError(path, "expected object")
+        self.obj: dict[str, Any] = obj
+        self.path = path
+
+    def at(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def raw(self, key: str, default: object = _MISSING) -> Any:
+        if key not in self.obj:
+            if default is _MISSING:
+                raise CaseError(self.at(key), "missing required key")
+            return default
+        return self.obj[key]
+
+    def int(self, key: str, default: object = _MISSING, *, minimum: int | None = 0) -> int:
+        v = self.raw(key, default)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise CaseError(self.at(key), f"expected integer, got {v!r}")
+        if minimum is not None and v < minimum:
+            raise CaseError(self.at(key), f"expected integer >= {minimum}, got {v}")
+        return v
+
+    def str(self, key: str, default: object = _MISSING) -> str:
+        v = self.raw(key, default)
+        if not isinstance(v, str) or not v:
+            raise CaseError(self.at(key), f"expected non-empty string, got {v!r}")
+        return v
+
+    def opt_str(self, key: str) -> str | None:
+        v = self.raw(key, None)
+        if v is None:
+            return None
+        if not isinstance(v, str) or not v:
+            raise CaseError(self.at(key), f"expected string or null, got {v!r}")
+        return v
+
+    def bool(self, key: str, default: object = _MISSING) -> bool:
+        v = self.raw(key, default)
+        if not isinstance(v, bool):
+            raise CaseError(self.at(key), f"expected boolean, got {v!r}")
+        return v
+
+    def hex(self, key: str, default: object = _MISSING) -> str:
+        v = self.raw(key, default)
+        if not is_hex(v):
+            raise CaseError(self.at(key), f"expected hex XXYY, got {v!r}")
+        return str(v)
+
+    def choice(self, key: str, options: tuple[str, ...], default: object = _MISSING) -> str:
+        v = self.raw(key, default)
+        if v not in options:
+            raise CaseError(self.at(key), f"expected one of {', '.join(options)}, got {v!r}")
+        return str(v)
+
+    def list(self, key: str) -> list[Any]:
+        v = self.raw(key, [])
+        if v is None:
+            return []
+        if not isinstance(v, list):
+            raise CaseError(self.at(key), "expected list")
+        return v
+
+    def sub(self, key: str, default: object = _MISSING) -> _Reader:
+        return _Reader(self.raw(key, default), self.at(key))
+
+    def decimal(self, key: str) -> Decimal:
+        v = self.raw(key)
+        d = parse_decimal(v)
+        if d is None:
+            raise CaseError(self.at(key), f"expected decimal string (<= 4 places), got {v!r}")
+        return d
+
+
+def _items(r: _Reader, key: str) -> list[_Reader]:
+    return [_Reader(item, f"{r.at(key)}[{i}]") for i, item in enumerate(r.list(key))]
+
+
+def _stock(r: _Reader, key: str, resources: tuple[str, ...]) -> dict[str, int]:
+    sub = r.sub(key, {})
+    return {res: sub.int(res, 0) for res in resources}
+
+
+def parse_state(obj: object, path: str = "state") -> State:
+    """Parse a contract state; raises ``CaseError`` naming the first bad path."""
+    r = _Reader(obj, path)
+    seen: dict[str, str] = {}
+
+    def new_id(item: _Reader) -> str:
+        ident = item.str("id")
+        if ident in seen:
+            raise CaseError(item.at("id"), f"duplicate id {ident!r} (also {seen[ident]})")
+        seen[ident] = item.path
+        return ident
+
+    hexes: dict[str, str] = {}
+    for h in _items(r.sub("map", {}), "hexes"):
+        hexes[h.hex("hex")] = h.choice("type", HEX_TYPES)
+
+    powers = []
+    for p in _items(r, "powers"):
+        powers.append(
+            Power(
+                new_id(p),
+                {"gal": p.int("gal", 0), "tp": p.int("tp", 0)},
+                p.bool("un_member", True),
+            )
+        )
+    power_ids = {p.id for p in powers}
+
+    def power_ref(item: _Reader, key: str, *, nullable: bool = False) -> str | None:
+        value = item.opt_str(key) if nullable else item.str(key)
+        if value is not None and value not in power_ids:
+            raise CaseError(item.at(key), f"unknown power {value!r}")
+        return value
+
+    systems = []
+    homeworld_of: dict[str, str] = {}
+    for s in _items(r, "systems"):
+        sid = new_id(s)
+        rates = s.sub("rates")
+        rate = {res: rates.int(res) for res in ("ore", "gal", "bio", "pl")}
+        holder = power_ref(s, "holder", nullable=True)
+        loyalty = s.int("loyalty", 0)
+        if holder is None or loyalty == 0:
+            holder, loyalty = None, 0  # R-3.1: LR 0 is neutral, and a neutral system has LR 0
+        if s.raw("type", "basic") == "homeworld" and holder is not None:
+            if holder in homeworld_of:
+                raise CaseError(
+                    s.at("type"), f"{holder} already has Homeworld {homeworld_of[holder]} (R-3.2)"
+                )
+            homeworld_of[holder] = sid
+        project = None
+        if s.raw("project", None) is not None:
+            pr = s.sub("project")
+            source = pr.choice("source", ("ore", "gal", "bio"))
+            target = pr.choice("target", ("ore", "gal", "bio"))
+            if source == target:
+                raise CaseError(pr.at("target"), "target must differ from source")
+            pct = pr.int("pct")
+            if pct > 100:
+                raise CaseError(pr.at("pct"), f"expected 0..100, got {pct}")
+            project = Project(source, target, pct) if pct else None
+        systems.append(
+            System(
+                sid,
+                s.str("name", sid),
+                s.hex("hex"),
+                derived_type(s.choice("type", SYSTEM_TYPES, "basic"), rate["pl"]),
+                holder,
+                loyalty,
+                rate,
+                _stock(s, "stock", ("ore", "bio", "pl")),
+                project,
+                s.int("free_ep", 0),
+            )
+        )
+
+    hubs = []
+    for h in _items(r, "hubs"):
+        hid = new_id(h)
+        nodes = []
+        for i, n in enumerate(h.list("nodes")):
+            if not is_hex(n):
+                raise CaseError(f"{h.at('nodes')}[{i}]", f"expected hex XXYY, got {n!r}")
+            nodes.append(n)
+        links = []
+        for i, link in enumerate(h.list("links")):
+            lp = f"{h.at('links')}[{i}]"
+            if not (isinstance(link, list) and len(link) == 2 and all(map(is_hex, link))):
+                raise CaseError(lp, f"expected a pair of hexes, got {link!r}")
+            links.append((link[0], link[1]))
+        hubs.append(
+            Hub(
+                hid,
+                str(power_ref(h, "power")),
+                h.hex("centre"),
+                nodes,
+                links,
+                h.bool("guild", False),
+                _stock(h, "pool", ("ore", "bio", "pl")),
+            )
+        )
+    hub_ids = {h.id for h in hubs}
+
+    groups = []
+    for g in _items(r, "groups"):
+        groups.append(
+            Group(
+                new_id(g),
+                str(power_ref(g, "power")),
+                g.hex("hex"),
+                g.choice("order", GROUP_ORDERS, "none"),
+                g.int("points", 0),
+                g.int("ep", 0),
+                {"troops": g.int("troops", 0)},
+                g.int("troop_space", 0),
+                g.bool("diplomat", False),
+                g.choice("status", GROUP_STATUSES, "none"),
+                g.choice("kind", GROUP_KINDS, "standard"),
+            )
+        )
+
+    statics = []
+    for s in _items(r, "statics"):
+        statics.append(
+            Static(
+                new_id(s),
+                str(power_ref(s, "power")),
+                s.hex("hex"),
+                s.bool("civilian", True),
+                s.int("passenger_space", 0),
+                s.int("troop_space", 0),
+                {"pl": s.int("passengers", 0), "troops": s.int("troops", 0)},
+            )
+        )
+
+    system_ids = {s.id for s in systems}
+    landed: dict[tuple[str, str], Invasion] = {}
+    for inv in _items(r, "invasions"):
+        sid = inv.str("system")
+        if sid not in system_ids:
+            raise CaseError(inv.at("system"), f"unknown system {sid!r}")
+        who = str(power_ref(inv, "power"))
+        troops = inv.int("troops")
+        if (sid, who) in landed:  # one record per (system, invader): add them up
+            landed[(sid, who)].store["troops"] += troops
+        elif troops:
+            landed[(sid, who)] = Invasion(sid, who, {"troops": troops})
+    invasions = list(landed.values())
+
+    m = r.sub("market", {})
+    rates_r = m.sub("rates", {})
+    tax_r = m.sub("tax", {})
+    rates = {e: rates_r.decimal(e) if e in rates_r.obj else Decimal(1) for e in EDGES}
+    tax = {e: tax_r.decimal(e) if e in tax_r.obj else Decimal(0) for e in EDGES}
+    for e, t in tax.items():
+        if not 0 <= t <= 1:
+            raise CaseError(tax_r.at(e), f"tax must be within 0..1, got {t}")
+    for e, rt in rates.items():
+        if rt < 0:
+            raise CaseError(rates_r.at(e), f"rate must not be negative, got {rt}")
+    power_tax: dict[str, dict[str, Decimal]] = {}
+    pt = m.sub("power_tax", {})
+    for who in sorted(pt.obj):
+        if who not in power_ids:
+            raise CaseError(pt.at(who), f"unknown power {who!r}")
+        per = pt.sub(who)
+        power_tax[who] = {}
+        for e in EDGES:
+            if e in per.obj:
+                t = per.decimal(e)
+                if not 0 <= t <= 1:
+                    raise CaseError(per.at(e), f"tax must be within 0..1, got {t}")
+                power_tax[who][e] = t
+
+    vol = m.sub("volume", {})
+    volume = {e: vol.int(e, 0) for e in EDGES}
+
+    shipments = []
+    for s in _items(r, "shipments"):
+        power = str(power_ref(s, "power"))
+        to_hub = s.str("to_hub")
+        if to_hub not in hub_ids:
+            raise CaseError(s.at("to_hub"), f"unknown hub {to_hub!r}")
+        res = s.choice("resource", ("ore", "bio", "pl"))
+        shipments.append(
+            Shipment(
+                new_id(s),
+                power,
+                str(power_ref(s, "sender")) if "sender" in s.obj else power,
+                s.opt_str("from_hub"),
+                to_hub,
+                res,
+                {res: s.int("amount")},
+                s.int("arrives"),
+                s.bool("waiting", False),
+            )
+        )
+
+    bubbles = []
+    for b in _items(r, "bubbles"):
+        outposts = tuple(Outpost(o.hex("hex"), o.int("radius")) for o in _items(b, "outposts"))
+        sensors = []
+        for i, sensor in enumerate(b.list("sensors")):
+            if not is_hex(sensor):
+                raise CaseError(f"{b.at('sensors')}[{i}]", f"expected hex XXYY, got {sensor!r}")
+            sensors.append(sensor)
+        bubbles.append(
+            Bubble(
+                new_id(b),
+                str(power_ref(b, "power")),
+                b.hex("hq"),
+                b.int("radius"),
+                outposts,
+                tuple(sensors),
+            )
+        )
+
+    return State(
+        r.int("round", minimum=1),
+        r.int("seed", 0, minimum=None),
+        hexes,
+        powers,
+        systems,
+        hubs,
+        groups,
+        statics,
+        invasions,
+        Market(rates, tax, power_tax, volume),
+        shipments,
+        bubbles,
+    )
+
+
+def _decimal_text(d: Decimal) -> str:
+    return f"{d:.4f}"
+
+
+def dump_state(state: State) -> dict[str, Any]:
+    """The contract shape of a state; systems also carry ``effective_loyalty`` (R-3.4)."""
+    reduction: dict[str, int] = {}
+    holders = {s.id: s.holder for s in state.systems}
+    for inv in state.invasions:
+        if inv.power != holders.get(inv.system):
+            reduction[inv.system] = reduction.get(inv.system, 0) + inv.troops // 25
+    market: dict[str, Any] = {
+        "rates": {e: _decimal_text(v) for e, v in state.market.rates.items()},
+        "tax": {e: _decimal_text(v) for e, v in state.market.tax.items()},
+        "volume": {e: state.market.volume.get(e, 0) for e in EDGES},
+    }
+    if state.market.power_tax:
+        market["power_tax"] = {
+            p: {e: _decimal_text(v) for e, v in t.items()}
+            for p, t in state.market.power_tax.items()
+        }
+    return {
+        "round": state.round,
+        "seed": state.seed,
+        "map": {"hexes": [{"hex": h, "type": t} for h, t in sorted(state.hexes.items())]},
+        "powers": [
+            {"id": p.id, "gal": p.store["gal"], "tp": p.store["tp"], "un_member": p.un_member}
+            for p in state.powers
+        ],
+        "systems": [
+            {
+                "id": s.id,
+                "name": s.name,
+                "hex": s.hex,
+                "type": s.type,
+                "holder": s.holder,
+                "loyalty": s.loyalty,
+                "effective_loyalty": max(0, s.loyalty - reduction.get(s.id, 0)),
+                "rates": dict(s.rates),
+                "stock": dict(s.store),
+                "project": (
+                    {"source": s.project.source, "target": s.project.target, "pct": s.project.pct}
+                    if s.project
+                    else None
+                ),
+                "free_ep": s.free_ep,
+            }
+            for s in state.systems
+        ],
+        "hubs": [
+            {
+                "id": h.id,
+                "power": h.power,
+                "centre": h.centre,
+                "nodes": list(h.nodes),
+                "links": [list(link) for link in h.links],
+                "guild": h.guild,
+                "pool": dict(h.store),
+            }
+            for h in state.hubs
+        ],
+        "groups": [
+            {
+                "id": g.id,
+                "power": g.power,
+                "hex": g.hex,
+                "order": g.order,
+                "points": g.points,
+                "ep": g.ep,
+                "troops": g.troops,
+                "troop_space": g.troop_space,
+                "diplomat": g.diplomat,
+                "status": g.status,
+                "kind": g.kind,
+            }
+            for g in state.groups
+        ],
+        "statics": [
+            {
+                "id": s.id,
+                "power": s.power,
+                "hex": s.hex,
+                "civilian": s.civilian,
+                "passenger_space": s.passenger_space,
+                "passengers": s.store["pl"],
+                "troop_space": s.troop_space,
+                "troops": s.store["troops"],
+            }
+            for s in state.statics
+        ],
+        "invasions": [
+            {"system": i.system, "power": i.power, "troops": i.troops} for i in state.invasions
+        ],
+        "market": market,
+        "shipments": [
+            {
+                "id": s.id,
+                "power": s.power,
+                "sender": s.sender,
+                "from_hub": s.from_hub,
+                "to_hub": s.to_hub,
+                "resource": s.resource,
+                "amount": s.amount,
+                "arrives": s.arrives,
+                **({"waiting": True} if s.waiting else {}),
+            }
+            for s in state.shipments
+        ],
+        "bubbles": [
+            {
+                "id": b.id,
+                "power": b.power,
+                "hq": b.hq,
+                "radius": b.radius,
+                "outposts": [{"hex": o.hex, "radius": o.radius} for o in b.outposts],
+                "sensors": list(b.sensors),
+            }
+            for b in state.bubbles
+        ],
+    }
+
+
+def parse_orders(obj: object, state: State, path: str = "orders") -> list[tuple[str, int, Any]]:
+    """The order sheets as (power, index, raw order), powers in id order (R-0.3).
+
+    Only the container shape makes a case malformed; the content of each order is checked by
+    ``validate`` and a bad order is rejected, not fatal.
+    """
+    if obj is None:
+        return []
+    if not isinstance(obj, dict):
+        raise CaseError(path, "expected object of power id -> list of orders")
+    power_ids = {p.id for p in state.powers}
+    out: list[tuple[str, int, Any]] = []
+    for power in sorted(obj):
+        if power not in power_ids:
+            raise CaseError(f"{path}.{power}", f"unknown power {power!r}")
+        sheet = obj[power]
+        if not isinstance(sheet, list):
+            raise CaseError(f"{path}.{power}", "expected list of orders")
+        for i, order in enumerate(sheet):
+            if not isinstance(order, dict):
+                raise CaseError(f"{path}.{power}[{i}]", "expected object")
+            out.append((power, i, order))
+    return out

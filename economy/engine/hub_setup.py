@@ -1,0 +1,236 @@
+"""Support §4.1: trade hub setup and maintenance (R-5.1, R-5.2)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .ledger import Holder
+from .rules import hex_distance, hub_maintenance, hub_setup_cost
+from .shipments import lose_shipment
+from .state import Hub, Order
+from .world import World
+
+
+def link_key(a: str, b: str) -> tuple[str, str]:
+    """Links are unordered pairs of hexes (contracts §1)."""
+    return (a, b) if a <= b else (b, a)
+
+
+def reachable(centre: str, links: list[tuple[str, str]]) -> set[str]:
+    """Members connected to the centre by links (Support §4.1.1)."""
+    adjacent: dict[str, list[str]] = defaultdict(list)
+    for a, b in links:
+        adjacent[a].append(b)
+        adjacent[b].append(a)
+    seen = {centre}
+    todo = [centre]
+    while todo:
+        for nxt in adjacent[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _member_problem(world: World, power: str, hx: str, *, centre: bool) -> str | None:
+    """R-5.1: a member on a system hex is that system, held by the power; off the systems the
+    centre needs a civilian static of the power, a node any static of it (as R-4.6 judges them)."""
+    other = world.member_of.get(hx)
+    if other is not None:
+        return f"{hx} already belongs to hub {other.id} (a node is in one hub only)"
+    system = world.system_at.get(hx)
+    if system is not None:
+        if system.holder == power and world.effective_loyalty(system) > 0:
+            return None
+        return f"{hx} is system {system.id}, not held by {power}"
+    statics = [s for s in world.statics_at.get(hx, ()) if s.power == power]
+    if any(s.civilian or not centre for s in statics):
+        return None
+    what = "a civilian static" if centre else "a static"
+    return f"{hx} has no system and no {what} of {power}"
+
+
+def _setup_problem(
+    world: World, order: Order, nodes: list[str], links: list[tuple[str, str]]
+) -> str | None:
+    ident: str = order["id"]
+    if ident in world.hubs:
+        return f"id: hub {ident} already exists"
+    centre: str = order["centre"]
+    members = [centre, *nodes]
+    if len(set(members)) != len(members):
+        return "nodes: a hex is listed twice or repeats the centre"
+    for i, hx in enumerate(members):
+        problem = _member_problem(world, order.power, hx, centre=i == 0)
+        if problem:
+            return f"{'centre' if i == 0 else 'nodes'}: {problem}"
+    member_set = set(members)
+    seen: set[tuple[str, str]] = set()
+    for a, b in links:
+        for end in (a, b):
+            if end not in member_set:
+                other = world.member_of.get(end)
+                if other is not None:
+                    return f"links: {a}-{b} joins hub {ident} to hub {other.id} (R-5.1)"
+                return f"links: {end} is neither the centre nor a node"
+        if a == b or link_key(a, b) in seen:
+            return f"links: {a}-{b} is a loop or listed twice"
+        seen.add(link_key(a, b))
+    cut_off = member_set - reachable(centre, links)
+    if cut_off:
+        return f"links: {', '.join(sorted(cut_off))} cannot reach the centre (Support §4.1.1)"
+    return None
+
+
+def _payer(world: World, order: Order) -> Holder | None:
+    """R-1.4: Ore from the named hub or system, by default the centre system's stockpile."""
+    if "pay_from" in order.fields:
+        ident = order["pay_from"]
+        if ident in world.hubs:
+            hub = world.hubs[ident]
+            return None if hub.id in world.new_hubs else hub
+        system = world.systems[ident]
+    else:
+        found = world.system_at.get(order["centre"])
+        if found is None:
+            return None
+        system = found
+    if system.holder != order.power or world.effective_loyalty(system) == 0:
+        return None
+    return world.place_of(system)
+
+
+def setup(world: World) -> None:
+    """Support §4.1.1, R-5.1: pay 20 + link lengths in Ore; active from the next round."""
+    books = world.books
+    books.step = "support.4.1.1"
+    for order in world.orders.get("hub_setup", ()):
+        nodes = list(order.get("nodes", []))
+        links = [(a, b) for a, b in order.get("links", [])]
+        problem = _setup_problem(world, order, nodes, links)
+        if problem:
+            world.reject(order, problem)
+            continue
+        payer = _payer(world, order)
+        if payer is None:
+            world.reject(order, "pay_from: no held stockpile or active hub of yours to pay from")
+            continue
+        cost = hub_setup_cost([hex_distance(a, b) for a, b in links])
+        if payer.store["ore"] < cost:
+            world.reject(order, f"{payer.where} has {payer.store['ore']} ore, setup needs {cost}")
+            continue
+        books.change(order.power, payer, "ore", -cost, f"setup of hub {order['id']}", "R-5.1")
+        hub = Hub(
+            order["id"],
+            order.power,
+            order["centre"],
+            nodes,
+            links,
+            False,
+            dict.fromkeys(("ore", "bio", "pl"), 0),
+        )
+        world.add_hub(hub)
+        books.event(f"{order.power} sets up hub {hub.id} at {hub.centre} ({len(nodes)} nodes)")
+
+
+def _kept(
+    world: World, hub: Hub, order: Order | None
+) -> tuple[list[str], list[tuple[str, str]]] | str:
+    """R-5.2: the structure kept by a ``hub_maintain`` order (all of it without one)."""
+    if order is None:
+        return list(hub.nodes), list(hub.links)
+    nodes = order.get("keep_nodes", hub.nodes)
+    missing = [hx for hx in nodes if hx not in hub.nodes]
+    if missing:
+        return f"keep_nodes: {', '.join(missing)} is not a node of hub {hub.id}"
+    have = {link_key(a, b) for a, b in hub.links}
+    wanted = order.get("keep_links", [list(link) for link in hub.links])
+    keep_links = set()
+    for a, b in wanted:
+        if link_key(a, b) not in have:
+            return f"keep_links: {a}-{b} is not a link of hub {hub.id}"
+        keep_links.add(link_key(a, b))
+    members = {hub.centre, *nodes}
+    links = [link for link in hub.links if link_key(*link) in keep_links and set(link) <= members]
+    # A link whose loss cuts a node off the centre takes that node with it (R-5.2).
+    connected = reachable(hub.centre, links)
+    nodes = [hx for hx in hub.nodes if hx in members and hx in connected]
+    links = [link for link in links if link[0] in connected and link[1] in connected]
+    return nodes, links
+
+
+def _lapse(world: World, hub: Hub, why: str = "maintenance unpaid") -> None:
+    """R-5.2: an unpaid (or closed) hub is removed; its pool goes to its held systems."""
+    books = world.books
+    systems = [
+        s
+        for hx in hub.members()
+        if (s := world.system_at.get(hx)) is not None and s.holder == hub.power
+    ]
+    for res in ("ore", "bio", "pl"):
+        total = hub.store[res]
+        if not systems:
+            books.change(hub.power, hub, res, -total, f"hub {hub.id} lapsed: no system", "R-5.2")
+            continue
+        # Equal split; the remainder goes to the first member held: the centre's system if any.
+        share, rest = divmod(total, len(systems))
+        for i, s in enumerate(systems):
+            part = share + (rest if i == 0 else 0)
+            books.move(hub.power, hub, s, res, part, f"hub {hub.id} lapsed", "R-5.2")
+    for shipment in [s for s in world.shipments.values() if s.to_hub == hub.id]:
+        lose_shipment(world, shipment, f"destination hub {hub.id} lapsed", "R-5.2")
+    world.remove_hub(hub)
+    books.event(f"hub {hub.id} lapses: {why}")
+
+
+def maintain(world: World) -> None:
+    """Support §4.1.2, R-5.2, R-5.9: hubs by id pay 2^r + nodes + links Gal."""
+    books = world.books
+    books.step = "support.4.1.2"
+    by_hub: dict[str, Order] = {}
+    for order in world.orders.get("hub_maintain", ()):
+        if order["hub"] not in world.hubs:
+            world.reject(order, f"hub {order['hub']} no longer exists")
+        elif order["hub"] in world.new_hubs:
+            world.reject(order, f"hub {order['hub']} was set up this round")
+        elif order["hub"] in by_hub:
+            world.reject(order, f"hub {order['hub']} already has a hub_maintain order")
+        else:
+            by_hub[order["hub"]] = order
+    for hub in sorted(world.state.hubs, key=lambda h: h.id):
+        order = by_hub.get(hub.id)
+        if order is not None and order.get("close"):
+            # Support §4.1.1: shutting a hub down is the way to move its centre.
+            _lapse(world, hub, f"closed by {hub.power}")
+            continue
+        kept = _kept(world, hub, order)
+        if isinstance(kept, str):
+            world.reject(by_hub[hub.id], kept)
+            order = None
+            kept = _kept(world, hub, None)
+        nodes, links = kept
+        radius = max((hex_distance(hub.centre, hx) for hx in nodes), default=0)
+        cost = hub_maintenance(radius, len(nodes), len(links))
+        bank = world.powers[hub.power]
+        if bank.store["gal"] < cost:
+            if order is not None:
+                world.reject(order, f"bank has {bank.store['gal']} gal, maintenance needs {cost}")
+            _lapse(world, hub)
+            continue
+        books.change(hub.power, bank, "gal", -cost, f"maintenance of hub {hub.id}", "R-5.2")
+        if len(nodes) != len(hub.nodes) or len(links) != len(hub.links):
+            world.unpaid_structure.append((hub, nodes, links))
+
+
+def drop_unpaid(world: World) -> None:
+    """R-5.2: nodes and links not paid for go at the end of the Support Phase."""
+    for hub, nodes, links in world.unpaid_structure:
+        if hub.id not in world.hubs:
+            continue
+        dropped = set(hub.nodes) - set(nodes)
+        world.drop_members(hub, dropped)
+        hub.nodes, hub.links = nodes, links
+        world.books.event(
+            f"hub {hub.id} drops nodes {sorted(dropped)}; keeps {len(links)} links",
+            step="support.4.1.2",
+        )

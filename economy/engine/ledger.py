@@ -1,0 +1,123 @@
+"""The ledger (R-0.4): every change of a stockpile is a line; nothing changes without one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class Holder(Protocol):
+    """Anything with a stockpile: a bank, hub, system, group, static, invasion or shipment."""
+
+    store: dict[str, int]
+
+    @property
+    def where(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    step: str
+    power: str
+    where: str
+    resource: str
+    amount: int
+    reason: str
+    rule: str
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "step": self.step,
+            "power": self.power,
+            "where": self.where,
+            "resource": self.resource,
+            "amount": self.amount,
+            "reason": self.reason,
+            "rule": self.rule,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    step: str
+    text: str
+
+    def as_json(self) -> dict[str, object]:
+        return {"step": self.step, "text": self.text}
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    power: str
+    index: int
+    error: str
+
+    def as_json(self) -> dict[str, object]:
+        return {"power": self.power, "index": self.index, "error": self.error}
+
+
+class Overdraft(Exception):
+    """Raised when a change would take a stockpile below zero (R-0.2): a bug in a step."""
+
+
+class Books:
+    """Applies changes to stockpiles and records them; ``step`` is the seed section in force."""
+
+    __slots__ = ("events", "lines", "rejected", "step")
+
+    def __init__(self) -> None:
+        self.lines: list[Line] = []
+        self.events: list[Event] = []
+        self.rejected: list[Rejection] = []
+        self.step = "fleet"
+
+    def change(
+        self,
+        power: str,
+        holder: Holder,
+        resource: str,
+        amount: int,
+        reason: str,
+        rule: str,
+        *,
+        step: str | None = None,
+    ) -> None:
+        """Add ``amount`` (signed) of ``resource`` to ``holder``'s store, with a ledger line."""
+        if amount == 0:
+            return
+        have = holder.store.get(resource, 0)
+        if have + amount < 0:
+            raise Overdraft(f"{holder.where} has {have} {resource}, cannot take {-amount}")
+        holder.store[resource] = have + amount
+        self.lines.append(
+            Line(step or self.step, power, holder.where, resource, amount, reason, rule)
+        )
+
+    def record(
+        self, power: str, where: str, resource: str, amount: int, reason: str, rule: str
+    ) -> None:
+        """A line for a change of owner only (the store itself is unchanged), e.g. R-1.5."""
+        if amount:
+            self.lines.append(Line(self.step, power, where, resource, amount, reason, rule))
+
+    def move(
+        self,
+        power: str,
+        source: Holder,
+        target: Holder,
+        resource: str,
+        amount: int,
+        reason: str,
+        rule: str,
+        *,
+        target_power: str | None = None,
+    ) -> None:
+        """Take ``amount`` from ``source`` and give it to ``target`` (two lines)."""
+        self.change(power, source, resource, -amount, reason, rule)
+        self.change(target_power or power, target, resource, amount, reason, rule)
+
+    def event(self, text: str, *, step: str | None = None) -> None:
+        self.events.append(Event(step or self.step, text))
+
+    def reject(self, power: str, index: int, error: str) -> None:
+        self.rejected.append(Rejection(power, index, error))

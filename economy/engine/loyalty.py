@@ -1,0 +1,191 @@
+"""Resource §1: loyalty rating, Maintain Orbit, troops, abandonment and invasions (R-3)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .rules import derived_type, max_loyalty, troop_loyalty
+from .state import Invasion, Order, System
+from .world import World, can_maintain_orbit
+
+RULE = "R-3.4"
+
+
+def change_holder(world: World, system: System, new: str | None, reason: str) -> None:
+    """R-1.5: the system's stockpile passes with it; ledger lines move it between powers.
+
+    A lost Homeworld or Primary reverts to Standard/Basic (Resource §1.1) and its planetary
+    project stops (docs/rules.md).
+    """
+    old = system.holder
+    for res in ("ore", "bio", "pl"):
+        amount = system.store[res]
+        if old is not None:
+            world.books.record(old, system.where, res, -amount, reason, "R-1.5")
+        if new is not None:
+            world.books.record(new, system.where, res, amount, reason, "R-1.5")
+    system.holder = new
+    system.type = derived_type("basic", system.rates["pl"])
+    system.project = None
+    if new is None:
+        system.loyalty = 0
+
+
+def _send_troops(world: World, order: Order, gains: dict[tuple[str, str], int]) -> None:
+    """Resource §1.2: own or neutral system -> spent for LR; enemy system -> landed (invade)."""
+    group = world.groups[order["group"]]
+    troops: int = order["troops"]
+    system = world.system_at.get(group.hex)
+    if system is None:
+        return world.reject(order, f"group {group.id} at {group.hex} is not at a system")
+    if group.order != "maintain_orbit" or not can_maintain_orbit(group):
+        return world.reject(order, f"group {group.id} is not on Maintain Orbit (Resource §1.2)")
+    if troops > group.troops:
+        return world.reject(order, f"group {group.id} carries {group.troops} troops, not {troops}")
+    if system.holder is None and len(world.maintain_orbit_powers(system.hex)) > 1:
+        return world.reject(
+            order, f"{system.id} is neutral and contested by several powers: no gain (R-3.4)"
+        )
+    books = world.books
+    if system.holder in (None, order.power):
+        books.change(order.power, group, "troops", -troops, f"spent on {system.id} LR", RULE)
+        gains[(system.id, order.power)] += troops
+        return None
+    invasion = world.invasions[system.id].get(order.power)
+    if invasion is None:
+        invasion = Invasion(system.id, order.power, {"troops": 0})
+        world.add_invasion(invasion)
+    books.move(order.power, group, invasion, "troops", troops, f"landed on {system.id}", RULE)
+    books.event(f"{order.power} lands {troops} troops on {system.id}")
+    return None
+
+
+def _recover_troops(world: World, order: Order) -> None:
+    """Resource §1.2: invading troops may be taken back by transports on Maintain Orbit."""
+    group = world.groups[order["group"]]
+    system = world.systems[order["system"]]
+    troops: int = order["troops"]
+    invasion = world.invasions.get(system.id, {}).get(order.power)
+    if group.hex != system.hex or group.order != "maintain_orbit":
+        return world.reject(order, f"group {group.id} is not on Maintain Orbit at {system.id}")
+    if invasion is None or invasion.troops < troops:
+        have = invasion.troops if invasion else 0
+        return world.reject(order, f"{order.power} has {have} troops on {system.id}, not {troops}")
+    space = group.troop_space - group.troops
+    if troops > space:
+        return world.reject(order, f"group {group.id} has troop space for {space}, not {troops}")
+    world.books.move(
+        order.power, invasion, group, "troops", troops, f"recovered from {system.id}", RULE
+    )
+    return None
+
+
+def _conversions(world: World, start_effective: dict[str, int]) -> dict[str, Order]:
+    """R-3.4: conversions allowed this step, by system (first valid order wins)."""
+    chosen: dict[str, Order] = {}
+    for order in world.orders.get("convert_invasion", ()):
+        system = world.systems[order["system"]]
+        invasion = world.invasions.get(system.id, {}).get(order.power)
+        if system.holder == order.power:
+            world.reject(order, f"{system.id} is already held by {order.power}")
+        elif start_effective[system.id] > 0:
+            world.reject(
+                order, f"{system.id} effective LR was not 0 at the start of the step (R-3.4)"
+            )
+        elif order.power not in world.maintain_orbit_powers(system.hex):
+            world.reject(order, f"no group of {order.power} on Maintain Orbit at {system.id}")
+        elif invasion is None or troop_loyalty(invasion.troops) == 0:
+            world.reject(order, f"fewer than 25 troops of {order.power} on {system.id}")
+        elif system.id in chosen:
+            world.reject(order, f"{system.id} is converted by {chosen[system.id].power} first")
+        else:
+            chosen[system.id] = order
+    return chosen
+
+
+def _apply_conversion(world: World, system: System, power: str) -> None:
+    invasion = world.invasions[system.id][power]
+    troops = invasion.troops
+    change_holder(world, system, power, f"{system.id} converted by {power}")
+    system.loyalty = min(max_loyalty(system.type), troop_loyalty(troops))
+    world.books.change(power, invasion, "troops", -troops, f"converted on {system.id}", RULE)
+    world.remove_invasion(invasion)
+    world.books.event(f"{system.id} converted by {power} with {troops} troops: LR {system.loyalty}")
+
+
+def _delta(world: World, system: System, gains: dict[tuple[str, str], int]) -> tuple[int, str]:
+    """R-3.4: the holder's LR change from the state at the start of the step."""
+    holder = str(system.holder)
+    orbit = world.maintain_orbit_powers(system.hex)
+    d, why = 0, []
+    if holder in orbit:
+        d += 1
+        why.append("+1 maintain orbit")
+    sent = gains.get((system.id, holder), 0)
+    if sent:
+        d += troop_loyalty(sent)
+        why.append(f"+{troop_loyalty(sent)} from {sent} troops")
+    if not world.present(holder, system.hex) and (holder, system.hex) not in world.covered:
+        d -= 1
+        why.append("-1 abandoned")
+    for enemy in orbit:
+        if enemy != holder:
+            d -= 1
+            why.append(f"-1 {enemy} maintain orbit")
+    return d, ", ".join(why)
+
+
+def resolve_loyalty(world: World) -> None:
+    """Resource §1, R-3.4: changes computed from the start of the step, applied together."""
+    books = world.books
+    books.step = "resource.1"
+    start_effective = {
+        o["system"]: world.effective_loyalty(world.systems[o["system"]])
+        for o in world.orders.get("convert_invasion", ())
+    }
+    gains: dict[tuple[str, str], int] = defaultdict(int)
+    troop_orders = sorted(
+        [*world.orders.get("send_troops", ()), *world.orders.get("recover_troops", ())],
+        key=lambda o: (o.power, o.index),
+    )
+    for order in troop_orders:
+        if order.type == "send_troops":
+            _send_troops(world, order, gains)
+        else:
+            _recover_troops(world, order)
+    converting = _conversions(world, start_effective)
+
+    for system in world.systems_sorted:
+        if system.id in converting:
+            continue
+        if system.holder is None:
+            orbit = world.maintain_orbit_powers(system.hex)
+            if len(orbit) == 1:
+                power = orbit[0]
+                lr = 1 + troop_loyalty(gains.get((system.id, power), 0))
+                lr = min(lr, max_loyalty(system.type))
+                change_holder(world, system, power, f"{system.id} claimed by {power}")
+                system.loyalty = lr
+                books.event(f"{system.id} loyalty 0 -> {lr} towards {power} (maintain orbit)")
+            elif orbit:
+                books.event(f"{system.id} contested by {', '.join(orbit)}: stays neutral")
+            continue
+        d, why = _delta(world, system, gains)
+        old = system.loyalty
+        new = max(0, min(old + d, max_loyalty(system.type)))
+        if new == old:
+            continue
+        books.event(f"{system.id} loyalty {old} -> {new} ({why or 'above maximum'})")
+        if new == 0:
+            books.event(f"{system.id} lost by {system.holder}: now neutral")
+            change_holder(world, system, None, f"{system.id} lost (LR 0)")
+        else:
+            system.loyalty = new
+
+    for sid in sorted(converting):
+        _apply_conversion(world, world.systems[sid], converting[sid].power)
+
+    for sid in sorted(world.invasions):
+        for _, invasion in sorted(world.invasions[sid].items()):
+            if invasion.troops == 0:
+                world.remove_invasion(invasion)

@@ -1,0 +1,49 @@
+"""Support §6: planetary projects (R-9.1, R-4.1)."""
+
+from __future__ import annotations
+
+from .rules import max_shift_pct, with_bonus
+from .state import Project
+from .world import World
+
+
+def setup_cost(base_source: int, lr: int, pct: int) -> int:
+    """R-9.1: twice the amount shifted at setup, floor(bonus-adjusted source x pct / 100)."""
+    return 2 * (with_bonus(base_source, lr) * pct // 100)
+
+
+def projects(world: World) -> None:
+    """Support §6.1: start (pay in the target resource) or stop (pct 0) a system's project."""
+    books = world.books
+    books.step = "support.6"
+    for order in world.orders.get("planetary_project", ()):
+        system = world.systems[order["system"]]
+        pct: int = order["pct"]
+        lr = world.effective_loyalty(system)
+        if system.holder != order.power or lr == 0:
+            world.reject(order, f"{system.id} is not held by {order.power} this round")
+            continue
+        if pct == 0:
+            if system.project is None:
+                world.reject(order, f"{system.id} has no planetary project to stop")
+            else:
+                system.project = None
+                books.event(f"{system.id} planetary project stopped")
+            continue
+        if system.project is not None:
+            world.reject(order, f"{system.id} already has a project: stop it first (pct 0)")
+            continue
+        cap = max_shift_pct(lr)
+        if pct > cap:
+            world.reject(order, f"pct: {pct}% exceeds the {cap}% allowed at LR {lr} (R-3.3)")
+            continue
+        source: str = order["source"]
+        target: str = order["target"]
+        cost = setup_cost(system.rates[source], lr, pct)
+        payer = world.powers[order.power] if target == "gal" else world.place_of(system)
+        if payer.store[target] < cost:
+            world.reject(order, f"{payer.where} has {payer.store[target]} {target}, needs {cost}")
+            continue
+        books.change(order.power, payer, target, -cost, f"planetary project {system.id}", "R-9.1")
+        system.project = Project(source, target, pct)
+        books.event(f"{system.id} shifts {pct}% of {source} to {target} from next round")

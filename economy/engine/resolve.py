@@ -1,0 +1,91 @@
+"""``resolve(state, orders)``: one campaign round in the fixed order of steps (R-2).
+
+Fleet declarations -> Resource Phase §1-§5 -> Support Phase §3, §4, §6, §7. Construction (§1-§2),
+crew and EP (§3.2-§3.4), diplomats (§4.4), officers and command bubbles (§5) have their places
+between the troop and civilian steps and are not modelled yet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from . import (
+    distribution,
+    fleet,
+    guild,
+    hub_setup,
+    hubs,
+    loyalty,
+    market,
+    primaries,
+    production,
+    projects,
+    research,
+    shipments,
+    tidy,
+    troops,
+)
+from .ledger import Event, Line, Rejection
+from .state import State
+from .validate import check_orders
+from .world import World
+
+STEPS = (
+    ("fleet", fleet.declare_groups),
+    ("resource.2.0 baseline", hubs.mark_start),
+    ("resource.1", loyalty.resolve_loyalty),
+    ("resource.2.0", hubs.lose_nodes),
+    ("resource.2.1", hubs.pool_and_contest),
+    ("resource.2.2-2.4", production.produce),
+    ("resource.3", shipments.arrive),
+    ("resource.4", market.trade),
+    ("resource.5", distribution.trade_out),
+    ("support.3.1", troops.secondary),
+    ("support.4.1.1", hub_setup.setup),
+    ("support.4.1.2", hub_setup.maintain),
+    ("support.4.2", guild.guild),
+    ("support.4 primaries", primaries.primaries),
+    ("support.4.3.1", research.research),
+    ("support.6", projects.projects),
+    ("support.7", tidy.tidy),
+    ("end of support", hub_setup.drop_unpaid),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The next round's state, the ledger, the orders not applied, and what happened."""
+
+    state: State
+    ledger: tuple[Line, ...]
+    rejected: tuple[Rejection, ...]
+    events: tuple[Event, ...]
+
+
+def round_rng(seed: int, round_number: int) -> random.Random:
+    """R-0.3: a ``random.Random`` seeded from sha256(seed, round), stable across runs."""
+    digest = hashlib.sha256(f"{seed}:{round_number}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def resolve(
+    state: State,
+    orders: Iterable[tuple[str, int, Any]],
+    rng: random.Random | None = None,
+) -> Result:
+    """Resolve one round. ``orders`` are (power, index, raw order dict); nothing is mutated."""
+    work = state.copy()
+    accepted, refused = check_orders(work, orders)
+    world = World(work, accepted, rng or round_rng(state.seed, state.round))
+    for power, index, error in refused:
+        world.books.reject(power, index, error)
+    for _, step in STEPS:
+        step(world)
+    world.finish()
+    work.round += 1
+    rejected = sorted(world.books.rejected, key=lambda r: (r.power, r.index))
+    return Result(work, tuple(world.books.lines), tuple(rejected), tuple(world.books.events))

@@ -1,0 +1,283 @@
+"""Order entry validation (contracts §1 order table): field types, ids and ownership.
+
+``check_order`` returns a list of errors, each naming the field; the web forms and the API reuse
+it. Checks that depend on how the round unfolds (holdings, loyalty after the Resource Phase, hubs
+set up earlier in the same round) are made again by the step that applies the order (R-0.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .codec import is_hex
+from .state import GROUP_ORDERS, GROUP_STATUSES, Order, State
+
+REQUIRED = True
+OPTIONAL = False
+
+
+@dataclass(slots=True)
+class Catalog:
+    """Who owns what at the start of the round, for entry validation."""
+
+    powers: set[str]
+    group_owner: dict[str, str]
+    static_owner: dict[str, str]
+    hub_owner: dict[str, str]
+    system_holder: dict[str, str | None]
+    ids: set[str]
+
+    @classmethod
+    def of(cls, state: State) -> Catalog:
+        ids = {p.id for p in state.powers}
+        for objs in (state.systems, state.hubs, state.groups, state.statics, state.shipments):
+            ids.update(o.id for o in objs)
+        ids.update(b.id for b in state.bubbles)
+        return cls(
+            {p.id for p in state.powers},
+            {g.id: g.power for g in state.groups},
+            {s.id: s.power for s in state.statics},
+            {h.id: h.power for h in state.hubs},
+            {s.id: s.holder for s in state.systems},
+            ids,
+        )
+
+
+Check = Callable[[Catalog, str, Any], "str | None"]
+
+
+def _posint(_: Catalog, __: str, v: Any) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+        return f"expected a positive integer, got {v!r}"
+    return None
+
+
+def _pct(_: Catalog, __: str, v: Any) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 100:
+        return f"expected an integer 0..100, got {v!r}"
+    return None
+
+
+def _hex(_: Catalog, __: str, v: Any) -> str | None:
+    return None if is_hex(v) else f"expected hex XXYY, got {v!r}"
+
+
+def _hexes(_: Catalog, __: str, v: Any) -> str | None:
+    if not isinstance(v, list) or not all(is_hex(h) for h in v):
+        return f"expected a list of hexes XXYY, got {v!r}"
+    return None
+
+
+def _links(_: Catalog, __: str, v: Any) -> str | None:
+    ok = isinstance(v, list) and all(
+        isinstance(p, list) and len(p) == 2 and all(is_hex(h) for h in p) for p in v
+    )
+    return None if ok else f"expected a list of hex pairs, got {v!r}"
+
+
+def _bool(_: Catalog, __: str, v: Any) -> str | None:
+    return None if isinstance(v, bool) else f"expected true or false, got {v!r}"
+
+
+def _shares(_: Catalog, __: str, v: Any) -> str | None:
+    ok = isinstance(v, list) and all(
+        isinstance(s, dict)
+        and is_hex(s.get("hex"))
+        and all(
+            isinstance(s.get(r, 0), int) and not isinstance(s.get(r, 0), bool) and s.get(r, 0) >= 0
+            for r in ("ore", "bio")
+        )
+        for s in v
+    )
+    return None if ok else f"expected a list of {{hex, ore, bio}} with amounts >= 0, got {v!r}"
+
+
+def _enum(*options: str) -> Check:
+    def check(_: Catalog, __: str, v: Any) -> str | None:
+        return None if v in options else f"expected one of {', '.join(options)}, got {v!r}"
+
+    return check
+
+
+def _owned(kind: str, table: str) -> Check:
+    def check(cat: Catalog, power: str, v: Any) -> str | None:
+        owners: dict[str, Any] = getattr(cat, table)
+        if not isinstance(v, str) or v not in owners:
+            return f"unknown {kind} {v!r}"
+        if owners[v] != power:
+            return f"{kind} {v} belongs to {owners[v] or 'nobody'}, not {power}"
+        return None
+
+    return check
+
+
+def _system(cat: Catalog, _: str, v: Any) -> str | None:
+    return None if isinstance(v, str) and v in cat.system_holder else f"unknown system {v!r}"
+
+
+def _any_of(*checks: Check, kinds: str) -> Check:
+    def check(cat: Catalog, power: str, v: Any) -> str | None:
+        errors = [c(cat, power, v) for c in checks]
+        if any(e is None for e in errors):
+            return None
+        known = [e for e in errors if e and not e.startswith("unknown")]
+        return known[0] if known else f"unknown {kinds} {v!r}"
+
+    return check
+
+
+def _other_power(cat: Catalog, power: str, v: Any) -> str | None:
+    if not isinstance(v, str) or v not in cat.powers:
+        return f"unknown power {v!r}"
+    return "cannot transfer to yourself" if v == power else None
+
+
+def _new_id(cat: Catalog, _: str, v: Any) -> str | None:
+    if not isinstance(v, str) or not v:
+        return f"expected a new id, got {v!r}"
+    return f"id {v!r} is already used" if v in cat.ids else None
+
+
+def _power(cat: Catalog, _: str, v: Any) -> str | None:
+    return None if isinstance(v, str) and v in cat.powers else f"unknown power {v!r}"
+
+
+_group = _owned("group", "group_owner")
+_hub = _owned("hub", "hub_owner")
+_static = _owned("static", "static_owner")
+_held = _owned("system", "system_holder")
+_place = _any_of(_hub, _held, kinds="hub or system")
+_carrier = _any_of(_group, _static, kinds="group or static")
+_ore_bio_gal = _enum("ore", "gal", "bio")
+
+FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
+    "declare_group": {
+        "group": (_group, REQUIRED),
+        "hex": (_hex, OPTIONAL),
+        "order": (_enum(*GROUP_ORDERS), OPTIONAL),
+        "status": (_enum(*GROUP_STATUSES), OPTIONAL),
+    },
+    "send_troops": {"group": (_group, REQUIRED), "troops": (_posint, REQUIRED)},
+    "recover_troops": {
+        "group": (_group, REQUIRED),
+        "system": (_system, REQUIRED),
+        "troops": (_posint, REQUIRED),
+    },
+    "convert_invasion": {"system": (_system, REQUIRED)},
+    "conscript": {"system": (_held, REQUIRED), "loyalty": (_posint, REQUIRED)},
+    "market_sell": {
+        "resource": (_enum("ore", "bio", "gal"), REQUIRED),
+        "amount": (_posint, REQUIRED),
+        "from": (_place, OPTIONAL),
+        "to": (_place, OPTIONAL),
+    },
+    "ship": {
+        "from_hub": (_hub, REQUIRED),
+        "to_hub": (_hub, REQUIRED),
+        "resource": (_enum("ore", "bio", "pl"), REQUIRED),
+        "amount": (_posint, REQUIRED),
+        "payer": (_enum("sender", "receiver"), OPTIONAL),
+    },
+    "gal_transfer": {"to": (_other_power, REQUIRED), "amount": (_posint, REQUIRED)},
+    "distribute": {"hub": (_hub, REQUIRED), "shares": (_shares, REQUIRED)},
+    "hub_setup": {
+        "id": (_new_id, REQUIRED),
+        "centre": (_hex, REQUIRED),
+        "nodes": (_hexes, OPTIONAL),
+        "links": (_links, OPTIONAL),
+        "pay_from": (_place, OPTIONAL),
+    },
+    "hub_maintain": {
+        "hub": (_hub, REQUIRED),
+        "keep_nodes": (_hexes, OPTIONAL),
+        "keep_links": (_links, OPTIONAL),
+        "close": (_bool, OPTIONAL),
+    },
+    "guild_join": {"hub": (_hub, REQUIRED)},
+    "guild_leave": {"hub": (_hub, REQUIRED)},
+    "designate_primary": {"system": (_held, REQUIRED)},
+    "drop_primary": {"system": (_held, REQUIRED)},
+    "nominate_homeworld": {"system": (_held, REQUIRED)},
+    "research_project": {"gal": (_posint, REQUIRED)},
+    "recruit_troops": {
+        "at": (_place, REQUIRED),
+        "troops": (_posint, REQUIRED),
+        "into": (_carrier, REQUIRED),
+    },
+    "embark": {"at": (_place, REQUIRED), "pl": (_posint, REQUIRED), "into": (_static, REQUIRED)},
+    "home_defense": {
+        "system": (_held, REQUIRED),
+        "troops": (_posint, REQUIRED),
+        "invader": (_power, OPTIONAL),
+    },
+    "planetary_project": {
+        "system": (_held, REQUIRED),
+        "source": (_ore_bio_gal, REQUIRED),
+        "target": (_ore_bio_gal, REQUIRED),
+        "pct": (_pct, REQUIRED),
+    },
+}
+
+
+def _cross_checks(power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:
+    """Rules between fields of one order (contracts §1 order table)."""
+    if kind == "market_sell":
+        if o["resource"] == "gal":
+            if "from" in o:
+                yield "from: Gal is sold from the bank, omit 'from' (R-6.1)"
+            if "to" not in o:
+                yield "to: missing: where the Ore bought arrives (R-6.1)"
+        else:
+            if "from" not in o:
+                yield f"from: missing: the hub or system the {o['resource']} is sold from"
+            if "to" in o:
+                yield f"to: only for Gal sales; {o['resource']} proceeds arrive where sold (R-6.1)"
+    elif kind == "ship" and o["from_hub"] == o["to_hub"]:
+        yield "to_hub: must differ from from_hub"
+    elif kind == "planetary_project" and o["source"] == o["target"]:
+        yield "target: must differ from source (Support §6.1)"
+    elif kind == "research_project" and o["gal"] % 2:
+        yield f"gal: 2 Gal buy 1 TP, so the amount must be even, got {o['gal']} (Support §4.3.1)"
+    elif kind == "gal_transfer" and o["to"] == power:
+        yield "to: cannot transfer to yourself"
+
+
+def check_order(catalog: Catalog, power: str, raw: Any) -> list[str]:
+    """Entry errors of one order of ``power``; an empty list means it may go to resolution."""
+    if not isinstance(raw, dict):
+        return ["order: expected an object"]
+    kind = raw.get("type")
+    if not isinstance(kind, str) or kind not in FIELDS:
+        return [f"type: unknown order type {kind!r}"]
+    spec = FIELDS[kind]
+    errors = []
+    for name, (check, required) in spec.items():
+        if name not in raw:
+            if required:
+                errors.append(f"{name}: missing")
+            continue
+        problem = check(catalog, power, raw[name])
+        if problem:
+            errors.append(f"{name}: {problem}")
+    if not errors:
+        errors.extend(_cross_checks(power, kind, raw))
+    return errors
+
+
+def check_orders(
+    state: State, sheets: Iterable[tuple[str, int, Any]]
+) -> tuple[list[Order], list[tuple[str, int, str]]]:
+    """Split (power, index, raw order) into accepted ``Order``s and (power, index, error)."""
+    catalog = Catalog.of(state)
+    accepted: list[Order] = []
+    refused: list[tuple[str, int, str]] = []
+    for power, index, raw in sheets:
+        errors = check_order(catalog, power, raw)
+        if errors:
+            refused.append((power, index, "; ".join(errors)))
+            continue
+        fields = {k: v for k, v in raw.items() if k != "type"}
+        accepted.append(Order(power, index, raw["type"], fields))
+    return accepted, refused

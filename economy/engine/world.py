@@ -1,0 +1,195 @@
+"""The working copy of a round: the state being changed, its indices, the books and the orders.
+
+Indices are dicts keyed by id or hex so that every step is linear in the size of the campaign and
+no order ever scans all systems.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+from powers.hexgrid import within
+
+from .ledger import Books
+from .rules import hex_of
+from .state import Group, Hub, Invasion, Order, Power, Shipment, State, Static, System
+
+
+def can_maintain_orbit(group: Group) -> bool:
+    """Resource §1.2, R-3.4: standard groups, groups carrying troops, groups with a diplomat."""
+    return group.kind == "standard" or group.troops > 0 or group.diplomat
+
+
+class World:
+    """Everything a step needs; built once per resolution from a copy of the input state."""
+
+    def __init__(self, state: State, orders: list[Order], rng: random.Random) -> None:
+        self.state = state
+        self.round = state.round
+        self.rng = rng
+        self.books = Books()
+        self.powers: dict[str, Power] = {p.id: p for p in state.powers}
+        self.systems: dict[str, System] = {s.id: s for s in state.systems}
+        self.systems_sorted = sorted(state.systems, key=lambda s: s.id)
+        self.system_at: dict[str, System] = {}
+        for s in self.systems_sorted:
+            self.system_at.setdefault(s.hex, s)
+        self.hubs: dict[str, Hub] = {h.id: h for h in state.hubs}
+        self.member_of: dict[str, Hub] = {}
+        for hub in sorted(state.hubs, key=lambda h: h.id):
+            for hx in hub.members():
+                self.member_of.setdefault(hx, hub)
+        self.groups: dict[str, Group] = {g.id: g for g in state.groups}
+        self.statics: dict[str, Static] = {s.id: s for s in state.statics}
+        self.statics_at: dict[str, list[Static]] = defaultdict(list)
+        for st in sorted(state.statics, key=lambda s: s.id):
+            self.statics_at[st.hex].append(st)
+        self.invasions: dict[str, dict[str, Invasion]] = defaultdict(dict)
+        for inv in state.invasions:
+            self.invasions[inv.system][inv.power] = inv
+        self.covered: set[tuple[str, str]] = set()
+        for b in state.bubbles:
+            for centre, radius in ((b.hq, b.radius), *((o.hex, o.radius) for o in b.outposts)):
+                for h in within(hex_of(centre), radius):
+                    self.covered.add((b.power, str(h)))
+        self.shipments: dict[str, Shipment] = {sh.id: sh for sh in state.shipments}
+        self.shipments_to: dict[str, int] = defaultdict(int)
+        for sh in state.shipments:
+            self.shipments_to[sh.to_hub] += 1
+        self.shipment_count: dict[str, int] = defaultdict(int)
+        self.orders: dict[str, list[Order]] = defaultdict(list)
+        for order in sorted(orders, key=lambda o: (o.power, o.index)):
+            self.orders[order.type].append(order)
+        self.groups_at: dict[str, list[Group]] = {}
+        self.lost_at_start: set[tuple[str, str]] = set()
+        self.contested: set[str] = set()
+        self.pl_added: dict[str, int] = defaultdict(int)
+        self.new_hubs: set[str] = set()
+        self.unpaid_structure: list[tuple[Hub, list[str], list[tuple[str, str]]]] = []
+        self.reindex_groups()
+
+    # --- indices -------------------------------------------------------------------------
+
+    def reindex_groups(self) -> None:
+        """Groups by hex, in id order (after the fleet declarations, R-2)."""
+        at: dict[str, list[Group]] = defaultdict(list)
+        for g in sorted(self.state.groups, key=lambda g: g.id):
+            at[g.hex].append(g)
+        self.groups_at = at
+
+    def add_hub(self, hub: Hub) -> None:
+        self.state.hubs.append(hub)
+        self.hubs[hub.id] = hub
+        for hx in hub.members():
+            self.member_of[hx] = hub
+        self.new_hubs.add(hub.id)
+
+    def remove_hub(self, hub: Hub) -> None:
+        self.state.hubs.remove(hub)
+        del self.hubs[hub.id]
+        for hx in hub.members():
+            if self.member_of.get(hx) is hub:
+                del self.member_of[hx]
+
+    def drop_members(self, hub: Hub, hexes: set[str]) -> None:
+        for hx in hexes:
+            if self.member_of.get(hx) is hub:
+                del self.member_of[hx]
+
+    def add_shipment(self, shipment: Shipment) -> None:
+        self.shipments[shipment.id] = shipment
+        self.shipments_to[shipment.to_hub] += 1
+
+    def remove_shipment(self, shipment: Shipment) -> None:
+        del self.shipments[shipment.id]
+        self.shipments_to[shipment.to_hub] -= 1
+
+    def add_invasion(self, invasion: Invasion) -> None:
+        self.invasions[invasion.system][invasion.power] = invasion
+
+    def remove_invasion(self, invasion: Invasion) -> None:
+        del self.invasions[invasion.system][invasion.power]
+        if not self.invasions[invasion.system]:
+            del self.invasions[invasion.system]
+
+    def finish(self) -> None:
+        """Write the indexed collections back to the state (in id order, R-0.3)."""
+        self.state.invasions = [
+            inv for sid in sorted(self.invasions) for _, inv in sorted(self.invasions[sid].items())
+        ]
+        self.state.shipments = list(self.shipments.values())
+
+    def next_shipment_id(self, power: str) -> str:
+        """Contracts §1: ``r<round>-<power>-<n>``, n counting from 1 in creation order."""
+        self.shipment_count[power] += 1
+        return f"r{self.round}-{power}-{self.shipment_count[power]}"
+
+    # --- derived facts -------------------------------------------------------------------
+
+    def reduction(self, system: System) -> int:
+        """R-3.4: the LR taken off the holder by other powers' landed troops."""
+        return sum(
+            inv.troops // 25
+            for who, inv in self.invasions.get(system.id, {}).items()
+            if who != system.holder
+        )
+
+    def effective_loyalty(self, system: System) -> int:
+        """R-3.4: max(0, LR - sum floor(T_invader / 25))."""
+        if system.holder is None:
+            return 0
+        if system.id not in self.invasions:
+            return system.loyalty
+        return max(0, system.loyalty - self.reduction(system))
+
+    def member_active(self, hub: Hub, hx: str) -> bool:
+        """R-4.6: a member on a system needs it held with effective LR > 0; else a static."""
+        system = self.system_at.get(hx)
+        if system is not None:
+            return system.holder == hub.power and self.effective_loyalty(system) > 0
+        return any(st.power == hub.power for st in self.statics_at.get(hx, ()))
+
+    def hub_of_system(self, system: System) -> Hub | None:
+        """R-1.2: the active hub whose pool holds this system's Ore, Bio and PL."""
+        hub = self.member_of.get(system.hex)
+        if (
+            hub is None
+            or hub.id in self.new_hubs
+            or hub.power != system.holder
+            or (hub.id, system.hex) in self.lost_at_start
+            or not self.member_active(hub, system.hex)
+        ):
+            return None
+        return hub
+
+    def place_of(self, system: System) -> Hub | System:
+        """R-1.2, R-1.4: where Ore, Bio and PL at this system live."""
+        return self.hub_of_system(system) or system
+
+    def maintain_orbit_powers(self, hx: str) -> list[str]:
+        """Powers with a group that may hold Maintain Orbit on it at ``hx``, in id order."""
+        return sorted(
+            {
+                g.power
+                for g in self.groups_at.get(hx, ())
+                if g.order == "maintain_orbit" and can_maintain_orbit(g)
+            }
+        )
+
+    def present(self, power: str, hx: str) -> bool:
+        """R-3.4: a craft (group or static) of ``power`` is in the hex."""
+        return any(g.power == power for g in self.groups_at.get(hx, ())) or any(
+            s.power == power for s in self.statics_at.get(hx, ())
+        )
+
+    def held_map(self) -> dict[str, list[System]]:
+        """Systems by holder, in id order (built on demand: O(systems))."""
+        out: dict[str, list[System]] = defaultdict(list)
+        for s in self.systems_sorted:
+            if s.holder is not None:
+                out[s.holder].append(s)
+        return out
+
+    def reject(self, order: Order, error: str) -> None:
+        self.books.reject(order.power, order.index, error)

@@ -1,0 +1,306 @@
+"""Reads for the round pages and the API: order sheets, who has submitted, statements with
+before/after per stockpile, the projected statement, round history. Every function that shows
+power data takes the power and returns only that power's part."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import QuerySet
+
+from economy.engine.codec import dump_state, parse_state
+from economy.engine.resolve import resolve, round_rng
+from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
+from economy.snapshot import export_state
+from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
+from trade.models import TradeHub
+
+
+def live_round(campaign_id: int) -> Round | None:
+    return (
+        Round.objects.filter(
+            campaign_id=campaign_id, status__in=[RoundStatus.OPEN, RoundStatus.RESOLVING]
+        )
+        .order_by("-number")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class Submission:
+    name: str
+    colour: str
+    submitted: bool
+
+
+def submissions(rnd: Round) -> list[Submission]:
+    """Public: which powers have submitted this round (never what)."""
+    done = set(
+        OrderSheet.objects.filter(round=rnd, status="submitted").values_list("power_id", flat=True)
+    )
+    return [
+        Submission(p.name, p.colour, p.pk in done)
+        for p in Power.objects.filter(campaign_id=rnd.campaign_id).order_by("name")
+    ]
+
+
+def sheet_of(rnd: Round, power: Power) -> tuple[OrderSheet | None, list[Order]]:
+    sheet = OrderSheet.objects.filter(round=rnd, power=power).first()
+    orders = list(sheet.orders.order_by("position")) if sheet else []
+    return sheet, orders
+
+
+def order_at(power: Power, position: int) -> Order | None:
+    """The order at ``position`` on the power's sheet for the live round."""
+    rnd = live_round(power.campaign_id)
+    return Order.objects.filter(sheet__round=rnd, sheet__power=power, position=position).first()
+
+
+# --- choices for the order forms ----------------------------------------------------------
+
+
+@dataclass
+class Choices:
+    """Keys and labels the order forms may offer a power: its own groups, hubs and systems."""
+
+    groups: list[tuple[str, str]]
+    hubs: list[tuple[str, str]]
+    held: list[tuple[str, str]]
+    systems: list[tuple[str, str]]
+    statics: list[tuple[str, str]]
+    other_powers: list[tuple[str, str]]
+
+    def get(self, source: str) -> list[tuple[str, str]]:
+        if source == "places":
+            return self.hubs + self.held
+        if source == "carriers":
+            return self.groups + self.statics
+        return getattr(self, source)
+
+
+def choices_for(power: Power) -> Choices:
+    def pos(obj: FleetGroup | Static) -> str:
+        return f"{obj.key} @ {obj.hex_code}"
+
+    systems = list(StarSystem.objects.filter(campaign_id=power.campaign_id).select_related("hex"))
+    return Choices(
+        groups=[(g.key, pos(g)) for g in FleetGroup.objects.filter(power=power).order_by("key")],
+        hubs=[
+            (h.key, f"hub {h.key}") for h in TradeHub.objects.filter(power=power).order_by("key")
+        ],
+        held=sorted(
+            (s.key, f"{s.name} ({s.hex.code})") for s in systems if s.holder_id == power.pk
+        ),
+        systems=sorted((s.key, f"{s.name} ({s.hex.code})") for s in systems),
+        statics=[(s.key, pos(s)) for s in Static.objects.filter(power=power).order_by("key")],
+        other_powers=[
+            (p.key, p.name)
+            for p in Power.objects.filter(campaign_id=power.campaign_id)
+            .exclude(pk=power.pk)
+            .order_by("name")
+        ],
+    )
+
+
+# --- statements ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StockRow:
+    where: str
+    label: str
+    resource: str
+    before: int
+    after: int
+
+    @property
+    def change(self) -> int:
+        return self.after - self.before
+
+
+@dataclass
+class Statement:
+    """A power's ledger for one round grouped by phase step, with before/after per stockpile."""
+
+    power: str
+    steps: list[tuple[str, list[dict[str, Any]]]]
+    stocks: list[StockRow]
+    rejected: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _holdings(state: dict[str, Any], power: str) -> tuple[dict[tuple[str, str], int], dict]:
+    """(where, resource) -> amount at the start of the round, and labels for each place."""
+    amounts: dict[tuple[str, str], int] = {}
+    labels: dict[str, str] = {"bank": "Bank"}
+    for p in state["powers"]:
+        if p["id"] == power:
+            amounts[("bank", "gal")] = p["gal"]
+            amounts[("bank", "tp")] = p["tp"]
+    for s in state["systems"]:
+        where = f"system:{s['id']}"
+        labels[where] = f"{s['name']} ({s['hex']})"
+        for res, n in s["stock"].items():
+            amounts[(where, res)] = n
+    for h in state["hubs"]:
+        if h["power"] == power:
+            labels[f"hub:{h['id']}"] = f"hub {h['id']}"
+            for res, n in h["pool"].items():
+                amounts[(f"hub:{h['id']}", res)] = n
+    for g in state["groups"]:
+        if g["power"] == power:
+            labels[f"group:{g['id']}"] = f"group {g['id']}"
+            amounts[(f"group:{g['id']}", "troops")] = g["troops"]
+    for s in state["statics"]:
+        if s["power"] == power:
+            labels[f"static:{s['id']}"] = f"static {s['id']}"
+            amounts[(f"static:{s['id']}", "pl")] = s["passengers"]
+            amounts[(f"static:{s['id']}", "troops")] = s["troops"]
+    return amounts, labels
+
+
+def build_statement(
+    start: dict[str, Any],
+    end: dict[str, Any] | None,
+    power: str,
+    lines: list[dict[str, Any]],
+    rejected: list[dict[str, Any]],
+) -> Statement:
+    """Group ``lines`` (this power's ledger) by step and add before/after for every stockpile
+    they touch, from the round's starting ``start`` state (contracts §1 shape)."""
+    amounts, labels = _holdings(start, power)
+    steps: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    totals: dict[tuple[str, str], int] = defaultdict(int)
+    for line in lines:
+        steps[line["step"]].append(line)
+        totals[(line["where"], line["resource"])] += line["amount"]
+    stocks = [
+        StockRow(
+            where,
+            labels.get(where, where),
+            res,
+            amounts.get((where, res), 0),
+            amounts.get((where, res), 0) + delta,
+        )
+        for (where, res), delta in sorted(totals.items())
+    ]
+    if end is not None:
+        after = {s["id"]: s for s in end["systems"]}
+        for s in start["systems"]:
+            now = after.get(s["id"])
+            if now is None:
+                continue
+            was_mine = s["holder"] == power
+            is_mine = now["holder"] == power
+            before, after_lr = s["loyalty"] if was_mine else 0, now["loyalty"] if is_mine else 0
+            if (was_mine or is_mine) and before != after_lr:
+                where = f"system:{s['id']}"
+                stocks.append(StockRow(where, labels[where], "LR", before, after_lr))
+    return Statement(
+        power=power,
+        steps=list(steps.items()),
+        stocks=stocks,
+        rejected=[r for r in rejected if r["power"] == power],
+    )
+
+
+def projected_statement(power: Power) -> Statement:
+    """What this power's books and loyalty would be if the round resolved now with its current
+    orders — the engine run on a copy; other powers' orders are not used (nor shown)."""
+    rnd = live_round(power.campaign_id)
+    start = export_state(power.campaign)
+    orders: list[Any] = []
+    if rnd is not None:
+        _, rows = sheet_of(rnd, power)
+        orders = [o.payload for o in rows]
+    state = parse_state(start)
+    result = resolve(
+        state,
+        [(power.key, i, o) for i, o in enumerate(orders)],
+        round_rng(state.seed, state.round),
+    )
+    lines = [line.as_json() for line in result.ledger if line.power == power.key]
+    return build_statement(
+        start, dump_state(result.state), power.key, lines, [r.as_json() for r in result.rejected]
+    )
+
+
+def round_statement(power: Power, number: int) -> Statement | None:
+    """The statement of a resolved round for one power, from the stored record and ledger."""
+    record = (
+        RoundRecord.objects.filter(round__campaign_id=power.campaign_id, round__number=number)
+        .select_related("round")
+        .first()
+    )
+    if record is None:
+        return None
+    nxt = RoundRecord.objects.filter(
+        round__campaign_id=power.campaign_id, round__number=number + 1
+    ).first()
+    end = nxt.state if nxt else export_state(power.campaign)
+    lines = list(
+        LedgerLine.objects.filter(power=power, round_number=number)
+        .order_by("seq")
+        .values("step", "where", "resource", "amount", "reason", "rule")
+    )
+    return build_statement(record.state, end, power.key, lines, record.rejected)
+
+
+def power_ledger(
+    power: Power, *, round_number: int | None = None, step: str = "", resource: str = ""
+) -> QuerySet[LedgerLine]:
+    qs = LedgerLine.objects.filter(power=power).order_by("round_number", "seq")
+    if round_number is not None:
+        qs = qs.filter(round_number=round_number)
+    if step:
+        qs = qs.filter(step=step)
+    if resource:
+        qs = qs.filter(resource=resource)
+    return qs
+
+
+# --- public round summary -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    round: Round
+    rates: dict[str, str]
+    submitted: list[str]
+    nmr: list[str]
+    events: list[str]
+
+
+def round_history(campaign: Campaign) -> list[Round]:
+    return list(Round.objects.filter(campaign=campaign).order_by("-number"))
+
+
+def round_summary(campaign: Campaign, number: int) -> RoundSummary | None:
+    """Public facts about a resolved round: rates in force, who submitted and who did not, and
+    changes of holder (visible on the public map anyway). Nothing private."""
+    record = (
+        RoundRecord.objects.filter(round__campaign=campaign, round__number=number)
+        .select_related("round")
+        .first()
+    )
+    if record is None:
+        return None
+    names = dict(Power.objects.filter(campaign=campaign).values_list("key", "name"))
+    nxt = RoundRecord.objects.filter(round__campaign=campaign, round__number=number + 1).first()
+    end = nxt.state if nxt else export_state(campaign)
+    holders = {s["id"]: s["holder"] for s in end["systems"]}
+    events = []
+    for s in record.state["systems"]:
+        new = holders.get(s["id"], s["holder"])
+        if new != s["holder"]:
+            was = names.get(s["holder"], "neutral") if s["holder"] else "neutral"
+            now = names.get(new, "neutral") if new else "neutral"
+            events.append(f"{s['name']} ({s['hex']}) passed from {was} to {now}.")
+    return RoundSummary(
+        round=record.round,
+        rates=record.state["market"]["rates"],
+        submitted=sorted(names[k] for k in record.orders if k in names),
+        nmr=sorted(names[k] for k in record.nmr if k in names),
+        events=events,
+    )

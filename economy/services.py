@@ -1,0 +1,542 @@
+"""Round lifecycle services: order sheets, submission, resolution exactly once, rollback.
+
+Locking: every write to a round's orders locks the round row (``select_for_update``) and
+re-checks that it is open, and the resolution claim takes the same lock, so an order either
+lands before the claim (and is resolved) or is refused with ``RoundNotOpen`` (409).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from economy import notifications
+from economy.engine.codec import dump_state, parse_state
+from economy.engine.resolve import resolve, round_rng
+from economy.engine.validate import Catalog, check_order
+from economy.models import (
+    AuditEvent,
+    LedgerLine,
+    Order,
+    OrderSheet,
+    Round,
+    RoundRecord,
+    RoundStatus,
+    SheetStatus,
+)
+from economy.snapshot import export_state, write_state
+from powers.models import Campaign, Power
+
+log = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 3
+
+
+class RoundNotOpen(Exception):
+    """The round no longer takes orders (resolution has started or it is over): HTTP 409."""
+
+
+class OrderNotFound(Exception):
+    """No order at that position on the sheet: HTTP 404."""
+
+
+class OrderInvalid(Exception):
+    """A strict entry (the API) refused an order; nothing was written: HTTP 400."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("; ".join(errors))
+        self.errors = errors
+
+
+def audit(
+    *,
+    campaign_id: int,
+    action: str,
+    round_number: int | None = None,
+    actor: str = "",
+    **detail: Any,
+) -> None:
+    AuditEvent.objects.create(
+        campaign_id=campaign_id,
+        round_number=round_number,
+        actor=actor,
+        action=action,
+        detail=detail,
+    )
+
+
+# --- order sheets -------------------------------------------------------------------------
+
+
+def _lock_open_round(campaign_id: int) -> Round:
+    """The campaign's open round, locked; ``RoundNotOpen`` if there is none."""
+    rnd = (
+        Round.objects.select_for_update()
+        .filter(campaign_id=campaign_id, status=RoundStatus.OPEN)
+        .first()
+    )
+    if rnd is None:
+        raise RoundNotOpen("The round is being resolved; orders are closed.")
+    return rnd
+
+
+def _sheet(rnd: Round, power: Power) -> OrderSheet:
+    sheet, _ = OrderSheet.objects.get_or_create(round=rnd, power=power)
+    return sheet
+
+
+def entry_errors(*, power: Power, payload: Any, catalog: Catalog | None = None) -> list[str]:
+    """The engine's own entry validation of one order (contracts §1 order table)."""
+    if catalog is None:
+        catalog = Catalog.of(parse_state(export_state(power.campaign)))
+    return check_order(catalog, power.key, payload)
+
+
+@transaction.atomic
+def add_order(*, power: Power, payload: dict[str, Any], actor: str, strict: bool = False) -> Order:
+    """Append an order to the power's sheet. An invalid order is kept, marked with its error,
+    so positions never shift, and resolution lists it as rejected; with ``strict`` (the API) it
+    is refused with ``OrderInvalid`` instead and nothing is written."""
+    rnd = _lock_open_round(power.campaign_id)
+    errors = entry_errors(power=power, payload=payload)
+    if strict and errors:
+        raise OrderInvalid(errors)
+    sheet = _sheet(rnd, power)
+    position = sheet.orders.count()
+    order = Order.objects.create(
+        sheet=sheet, position=position, payload=payload, error="; ".join(errors)
+    )
+    _touch(sheet)
+    audit(
+        campaign_id=power.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action="order_added",
+        power=power.key,
+        position=position,
+    )
+    return order
+
+
+@transaction.atomic
+def update_order(
+    *, power: Power, position: int, payload: dict[str, Any], actor: str, strict: bool = False
+) -> Order:
+    rnd = _lock_open_round(power.campaign_id)
+    order = Order.objects.filter(sheet__round=rnd, sheet__power=power, position=position).first()
+    if order is None:
+        raise OrderNotFound(f"No order at position {position}.")
+    errors = entry_errors(power=power, payload=payload)
+    if strict and errors:
+        raise OrderInvalid(errors)
+    order.payload = payload
+    order.error = "; ".join(errors)
+    order.save(update_fields=["payload", "error"])
+    _touch(order.sheet)
+    audit(
+        campaign_id=power.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action="order_updated",
+        power=power.key,
+        position=position,
+    )
+    return order
+
+
+@transaction.atomic
+def remove_order(*, power: Power, position: int, actor: str) -> None:
+    """Remove an order; the ones after it move up one place."""
+    rnd = _lock_open_round(power.campaign_id)
+    sheet = _sheet(rnd, power)
+    deleted, _ = sheet.orders.filter(position=position).delete()
+    if not deleted:
+        raise OrderNotFound(f"No order at position {position}.")
+    _renumber(sheet, [o for o in sheet.orders.order_by("position")])
+    _touch(sheet)
+    audit(
+        campaign_id=power.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action="order_removed",
+        power=power.key,
+        position=position,
+    )
+
+
+@transaction.atomic
+def move_order(*, power: Power, position: int, to: int, actor: str) -> None:
+    """Move the order at ``position`` to ``to`` (orders of one power apply in listed order)."""
+    rnd = _lock_open_round(power.campaign_id)
+    sheet = _sheet(rnd, power)
+    orders = list(sheet.orders.order_by("position"))
+    if not 0 <= position < len(orders):
+        raise OrderNotFound(f"No order at position {position}.")
+    moving = orders.pop(position)
+    orders.insert(max(0, min(to, len(orders))), moving)
+    _renumber(sheet, orders)
+    _touch(sheet)
+    audit(
+        campaign_id=power.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action="order_moved",
+        power=power.key,
+        position=position,
+        to=to,
+    )
+
+
+def _renumber(sheet: OrderSheet, orders: list[Order]) -> None:
+    # Two passes keep the (sheet, position) unique constraint satisfied throughout.
+    offset = len(orders) + 1000
+    for i, order in enumerate(orders):
+        order.position = offset + i
+    Order.objects.bulk_update(orders, ["position"])
+    for i, order in enumerate(orders):
+        order.position = i
+    Order.objects.bulk_update(orders, ["position"])
+
+
+def _touch(sheet: OrderSheet) -> None:
+    """Editing a submitted sheet takes it back to draft: the player submits what they see."""
+    sheet.status = SheetStatus.DRAFT
+    sheet.submitted_at = None
+    sheet.save(update_fields=["status", "submitted_at", "updated_at"])
+
+
+def set_declaration(*, power: Power, payload: dict[str, Any], actor: str) -> Order:
+    """Keep one declare_group order per group on the sheet (R-2): update it, or add it."""
+    with transaction.atomic():
+        rnd = _lock_open_round(power.campaign_id)
+        existing = next(
+            (
+                o
+                for o in Order.objects.filter(sheet__round=rnd, sheet__power=power)
+                if o.payload.get("type") == "declare_group"
+                and o.payload.get("group") == payload.get("group")
+            ),
+            None,
+        )
+        if existing is not None:
+            return update_order(
+                power=power, position=existing.position, payload=payload, actor=actor
+            )
+        return add_order(power=power, payload=payload, actor=actor)
+
+
+@transaction.atomic
+def submit_sheet(*, power: Power, actor: str) -> OrderSheet:
+    """Mark the sheet ready. When it is the last one, resolution is enqueued after commit."""
+    rnd = _lock_open_round(power.campaign_id)
+    sheet = _sheet(rnd, power)
+    sheet.status = SheetStatus.SUBMITTED
+    sheet.submitted_at = timezone.now()
+    sheet.save(update_fields=["status", "submitted_at", "updated_at"])
+    audit(
+        campaign_id=power.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action="sheet_submitted",
+        power=power.key,
+    )
+    waiting = _powers_not_submitted(rnd)
+    if not waiting:
+        if not rnd.paused:
+            enqueue_resolution(rnd.pk)
+    elif len(waiting) == 1:
+        transaction.on_commit(lambda: notifications.last_to_submit(rnd.pk, waiting[0]))
+    return sheet
+
+
+@transaction.atomic
+def withdraw_sheet(*, power: Power, actor: str) -> OrderSheet:
+    """Take the submission back; possible until resolution starts."""
+    rnd = _lock_open_round(power.campaign_id)
+    sheet = _sheet(rnd, power)
+    sheet.status = SheetStatus.DRAFT
+    sheet.submitted_at = None
+    sheet.save(update_fields=["status", "submitted_at", "updated_at"])
+    audit(
+        campaign_id=power.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action="sheet_withdrawn",
+        power=power.key,
+    )
+    return sheet
+
+
+def _powers_not_submitted(rnd: Round) -> list[int]:
+    submitted = OrderSheet.objects.filter(round=rnd, status=SheetStatus.SUBMITTED).values("power")
+    return list(
+        Power.objects.filter(campaign_id=rnd.campaign_id)
+        .exclude(pk__in=submitted)
+        .values_list("pk", flat=True)
+    )
+
+
+def enqueue_resolution(round_id: int) -> None:
+    """Enqueue the resolve task once this transaction commits. A broker failure is logged,
+    not raised: the sweep resolves the round anyway (reliability F4)."""
+    from economy.tasks import resolve_round_task
+
+    def send() -> None:
+        try:
+            resolve_round_task.delay(round_id)
+        except Exception:
+            log.exception("could not enqueue resolution of round %s; the sweep will", round_id)
+
+    transaction.on_commit(send)
+
+
+# --- resolution ---------------------------------------------------------------------------
+
+
+def _is_due(rnd: Round, now: Any) -> bool:
+    return bool(rnd.deadline and rnd.deadline <= now) or not _powers_not_submitted(rnd)
+
+
+def claim_round(*, round_id: int, force: bool = False, actor: str = "") -> bool:
+    """Short transaction: lock, re-check, open -> resolving, attempts + 1. False if another
+    delivery or the sweep got there first, or the round is not due (or paused)."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().filter(pk=round_id).first()
+        if rnd is None or rnd.status != RoundStatus.OPEN:
+            return False
+        if not force and (rnd.paused or not _is_due(rnd, timezone.now())):
+            return False
+        rnd.status = RoundStatus.RESOLVING
+        rnd.attempts += 1
+        rnd.started_at = timezone.now()
+        rnd.save(update_fields=["status", "attempts", "started_at"])
+        audit(
+            campaign_id=rnd.campaign_id,
+            round_number=rnd.number,
+            actor=actor,
+            action="resolution_started",
+            attempt=rnd.attempts,
+            forced=force,
+        )
+    return True
+
+
+@dataclass(frozen=True)
+class RoundInputs:
+    orders: dict[str, list[Any]]
+    nmr: list[str]
+
+
+def round_inputs(rnd: Round) -> RoundInputs:
+    """Each submitted power's orders in position order; the rest resolve with none (NMR)."""
+    orders: dict[str, list[Any]] = {}
+    for sheet in (
+        OrderSheet.objects.filter(round=rnd, status=SheetStatus.SUBMITTED)
+        .select_related("power")
+        .prefetch_related("orders")
+    ):
+        orders[sheet.power.key] = [o.payload for o in sheet.orders.all()]
+    keys = Power.objects.filter(campaign_id=rnd.campaign_id).values_list("key", flat=True)
+    return RoundInputs(orders=orders, nmr=sorted(k for k in keys if k not in orders))
+
+
+def flatten(orders: dict[str, list[Any]]) -> list[tuple[str, int, Any]]:
+    return [(power, i, o) for power in sorted(orders) for i, o in enumerate(orders[power])]
+
+
+def resolve_round(*, round_id: int, force: bool = False, actor: str = "") -> bool:
+    """Resolve the round exactly once: claim it, then load, resolve and save everything in one
+    transaction. On an error the round goes back to open (or to failed after three attempts)."""
+    if not claim_round(round_id=round_id, force=force, actor=actor):
+        return False
+    try:
+        with transaction.atomic():
+            _resolve_claimed(round_id)
+    except Exception as exc:
+        _release_failed(round_id, exc)
+        return False
+    return True
+
+
+def _resolve_claimed(round_id: int) -> None:
+    rnd = Round.objects.select_for_update().select_related("campaign").get(pk=round_id)
+    campaign = Campaign.objects.select_for_update().get(pk=rnd.campaign_id)
+    start = export_state(campaign)
+    inputs = round_inputs(rnd)
+    state = parse_state(start)
+    result = resolve(state, flatten(inputs.orders), round_rng(state.seed, state.round))
+    _test_pause()
+    write_state(campaign, dump_state(result.state))
+    power_ids = dict(Power.objects.filter(campaign=campaign).values_list("key", "pk"))
+    LedgerLine.objects.bulk_create(
+        (
+            LedgerLine(
+                campaign=campaign,
+                round_number=rnd.number,
+                seq=i,
+                power_id=power_ids[line.power],
+                step=line.step,
+                where=line.where,
+                resource=line.resource,
+                amount=line.amount,
+                reason=line.reason[:300],
+                rule=line.rule,
+            )
+            for i, line in enumerate(result.ledger)
+        ),
+        batch_size=2000,
+    )
+    RoundRecord.objects.create(
+        round=rnd,
+        state=start,
+        orders=inputs.orders,
+        seed=state.seed,
+        nmr=inputs.nmr,
+        rejected=[r.as_json() for r in result.rejected],
+        events=[e.as_json() for e in result.events],
+    )
+    now = timezone.now()
+    rnd.status = RoundStatus.RESOLVED
+    rnd.resolved_at = now
+    rnd.last_error = ""
+    rnd.save(update_fields=["status", "resolved_at", "last_error"])
+    nxt = Round.objects.create(
+        campaign=campaign,
+        number=result.state.round,
+        status=RoundStatus.OPEN,
+        deadline=now + timedelta(hours=campaign.round_length_hours),
+    )
+    audit(
+        campaign_id=campaign.pk,
+        round_number=rnd.number,
+        action="resolution_finished",
+        ledger_lines=len(result.ledger),
+        rejected=len(result.rejected),
+        nmr=inputs.nmr,
+    )
+    transaction.on_commit(lambda: notifications.round_resolved(rnd.pk, nxt.pk))
+
+
+def _test_pause() -> None:
+    """Test seam for crash tests (reliability F1): sleep mid-resolution, before any write."""
+    seconds = float(os.environ.get("FTCAMP_TEST_RESOLVE_PAUSE", "0") or 0)
+    if seconds:
+        time.sleep(seconds)
+
+
+def _release_failed(round_id: int, exc: BaseException) -> None:
+    log.exception("resolution of round %s failed", round_id)
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round_id)
+        if rnd.status != RoundStatus.RESOLVING:
+            return
+        rnd.status = RoundStatus.FAILED if rnd.attempts >= MAX_ATTEMPTS else RoundStatus.OPEN
+        rnd.last_error = f"{type(exc).__name__}: {exc}"[:4000]
+        rnd.save(update_fields=["status", "last_error"])
+        audit(
+            campaign_id=rnd.campaign_id,
+            round_number=rnd.number,
+            action="resolution_failed",
+            attempt=rnd.attempts,
+            error=rnd.last_error,
+            final=rnd.status == RoundStatus.FAILED,
+        )
+
+
+def sweep(*, now: Any = None) -> list[int]:
+    """The backstop (run by beat every minute): return stalled claims to open, and enqueue every
+    open round that is due. Returns the ids enqueued."""
+    now = now or timezone.now()
+    stall = timedelta(seconds=settings.FTCAMP_STALL_SECONDS)
+    with transaction.atomic():
+        for rnd in Round.objects.select_for_update(skip_locked=True).filter(
+            status=RoundStatus.RESOLVING, started_at__lt=now - stall
+        ):
+            rnd.status = RoundStatus.FAILED if rnd.attempts >= MAX_ATTEMPTS else RoundStatus.OPEN
+            rnd.last_error = rnd.last_error or "resolution stalled (worker lost?)"
+            rnd.save(update_fields=["status", "last_error"])
+            audit(
+                campaign_id=rnd.campaign_id,
+                round_number=rnd.number,
+                action="resolution_stalled",
+                attempt=rnd.attempts,
+            )
+            log.error("round %s stalled in resolving; returned to %s", rnd.pk, rnd.status)
+    open_rounds = Round.objects.filter(status=RoundStatus.OPEN, paused=False).annotate(
+        n_powers=Count("campaign__powers", distinct=True),
+        n_submitted=Count("sheets", filter=Q(sheets__status=SheetStatus.SUBMITTED), distinct=True),
+    )
+    due = [
+        r.pk
+        for r in open_rounds
+        if (r.deadline and r.deadline <= now) or r.n_submitted >= r.n_powers
+    ]
+    for round_id in due:
+        enqueue_resolution(round_id)
+    return due
+
+
+# --- admin controls -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def set_paused(*, round_id: int, paused: bool, actor: str) -> None:
+    rnd = Round.objects.select_for_update().get(pk=round_id)
+    rnd.paused = paused
+    rnd.save(update_fields=["paused"])
+    audit(
+        campaign_id=rnd.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action="paused" if paused else "unpaused",
+    )
+
+
+@transaction.atomic
+def extend_deadline(*, round_id: int, hours: int, actor: str) -> None:
+    rnd = Round.objects.select_for_update().get(pk=round_id)
+    base = max(rnd.deadline or timezone.now(), timezone.now())
+    rnd.deadline = base + timedelta(hours=hours)
+    rnd.save(update_fields=["deadline"])
+    audit(
+        campaign_id=rnd.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action="deadline_extended",
+        hours=hours,
+        deadline=rnd.deadline.isoformat(),
+    )
+
+
+@transaction.atomic
+def rollback_to(*, campaign: Campaign, number: int, actor: str) -> None:
+    """Put the campaign back at the start of round ``number``: its stored starting state, its
+    sheets back to draft, later rounds and their ledger gone."""
+    rounds = Round.objects.select_for_update().filter(campaign=campaign)
+    target = rounds.filter(number=number).first()
+    record = RoundRecord.objects.filter(round=target).first() if target else None
+    if target is None or record is None:
+        raise ValueError(f"Round {number} has not been resolved; nothing to roll back to.")
+    state = record.state
+    rounds.filter(number__gt=number).delete()
+    LedgerLine.objects.filter(campaign=campaign, round_number__gte=number).delete()
+    RoundRecord.objects.filter(round=target).delete()
+    write_state(campaign, state)
+    OrderSheet.objects.filter(round=target).update(status=SheetStatus.DRAFT, submitted_at=None)
+    target.status = RoundStatus.OPEN
+    target.attempts = 0
+    target.last_error = ""
+    target.started_at = None
+    target.resolved_at = None
+    target.deadline = timezone.now() + timedelta(hours=campaign.round_length_hours)
+    target.save()
+    audit(campaign_id=campaign.pk, round_number=number, actor=actor, action="rolled_back")

@@ -1,0 +1,531 @@
+"""The one translation point between the database and the engine's contract shape.
+
+``export_state`` reads a campaign into the ``ftcamp-case/1`` state object (contracts §1) in a
+fixed number of queries; ``write_state`` writes such an object back, diffing by each object's
+campaign-scoped ``key`` so only what changed is touched (bulk updates, creates and deletes).
+The engine's codec turns the object into dataclasses and back, so the shell never duplicates it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.db import models
+
+from powers.db import hex_code
+from powers.models import (
+    BubbleOutpost,
+    BubbleSensor,
+    Campaign,
+    CommandBubble,
+    FleetGroup,
+    Invasion,
+    MapHex,
+    Power,
+    StarSystem,
+    Static,
+)
+from trade.models import HubLink, HubNode, MarketEdge, PowerTax, Shipment, TradeHub
+
+RES3 = ("ore", "bio", "pl")
+
+
+def _xy(code: str) -> tuple[int, int]:
+    return int(code[:2]), int(code[2:])
+
+
+def _decimal(value: Decimal) -> str:
+    return format(value.normalize(), "f") if value == value.to_integral() else str(value)
+
+
+def export_state(campaign: Campaign) -> dict[str, Any]:
+    """The campaign's current state as a contract §1 object (16 queries, whatever its size)."""
+    cid = campaign.pk
+    powers = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
+    hubs = dict(TradeHub.objects.filter(campaign_id=cid).values_list("id", "key"))
+    systems = list(
+        StarSystem.objects.filter(campaign_id=cid)
+        .select_related("hex")
+        .order_by("key")
+        .only(
+            "key",
+            "name",
+            "system_type",
+            "holder_id",
+            "loyalty",
+            *(f"rate_{r}" for r in ("ore", "gal", "bio", "pl")),
+            *(f"stock_{r}" for r in RES3),
+            "project_source",
+            "project_target",
+            "project_pct",
+            "free_ep",
+            "hex__col",
+            "hex__row",
+        )
+    )
+    nodes: dict[int, list[HubNode]] = {}
+    for n in HubNode.objects.filter(campaign_id=cid).order_by("col", "row"):
+        nodes.setdefault(n.hub_id, []).append(n)
+    node_code = {n.pk: n.code for ns in nodes.values() for n in ns}
+    links: dict[int, list[list[str]]] = {}
+    for hub_id, a, b in HubLink.objects.filter(hub__campaign_id=cid).values_list(
+        "hub_id", "a_id", "b_id"
+    ):
+        links.setdefault(hub_id, []).append(sorted([node_code[a], node_code[b]]))
+    outposts: dict[int, list[dict[str, Any]]] = {}
+    for o in BubbleOutpost.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
+        outposts.setdefault(o.bubble_id, []).append({"hex": str(o), "radius": o.radius})
+    sensors: dict[int, list[str]] = {}
+    for s in BubbleSensor.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
+        sensors.setdefault(s.bubble_id, []).append(str(s))
+    edges = {e.edge: e for e in MarketEdge.objects.filter(campaign_id=cid)}
+    power_tax: dict[str, dict[str, str]] = {}
+    for power_id, edge, tax in PowerTax.objects.filter(campaign_id=cid).values_list(
+        "power_id", "edge", "tax"
+    ):
+        power_tax.setdefault(powers[power_id], {})[edge] = _decimal(tax)
+    return {
+        "round": campaign.current_round,
+        "seed": campaign.seed,
+        "map": {
+            "hexes": [
+                {"hex": h.code, "type": h.hex_type}
+                for h in MapHex.objects.filter(campaign_id=cid).order_by("col", "row")
+            ]
+        },
+        "powers": [
+            {"id": p.key, "gal": p.gal, "tp": p.tp, "un_member": p.un_member}
+            for p in Power.objects.filter(campaign_id=cid).order_by("key")
+        ],
+        "systems": [
+            {
+                "id": s.key,
+                "name": s.name,
+                "hex": s.hex.code,
+                "type": s.system_type,
+                "holder": powers.get(s.holder_id),
+                "loyalty": s.loyalty,
+                "rates": {r: getattr(s, f"rate_{r}") for r in ("ore", "gal", "bio", "pl")},
+                "stock": {r: getattr(s, f"stock_{r}") for r in RES3},
+                "project": (
+                    {"source": s.project_source, "target": s.project_target, "pct": s.project_pct}
+                    if s.project_source
+                    else None
+                ),
+                "free_ep": s.free_ep,
+            }
+            for s in systems
+        ],
+        "hubs": [
+            {
+                "id": h.key,
+                "power": powers[h.power_id],
+                "centre": next((n.code for n in nodes.get(h.pk, []) if n.is_centre), None),
+                "nodes": [n.code for n in nodes.get(h.pk, []) if not n.is_centre],
+                "links": sorted(links.get(h.pk, [])),
+                "guild": h.guild,
+                "pool": {r: getattr(h, f"pool_{r}") for r in RES3},
+            }
+            for h in TradeHub.objects.filter(campaign_id=cid).order_by("key")
+        ],
+        "groups": [
+            {
+                "id": g.key,
+                "power": powers[g.power_id],
+                "hex": g.hex_code,
+                "order": g.order,
+                "points": g.points,
+                "ep": g.ep,
+                "troops": g.troops,
+                "troop_space": g.troop_space,
+                "diplomat": g.diplomat,
+                "status": g.status,
+                "kind": g.kind,
+            }
+            for g in FleetGroup.objects.filter(campaign_id=cid).order_by("key")
+        ],
+        "statics": [
+            {
+                "id": s.key,
+                "power": powers[s.power_id],
+                "hex": s.hex_code,
+                "civilian": s.civilian,
+                "passenger_space": s.passenger_space,
+                "passengers": s.passengers,
+                "troop_space": s.troop_space,
+                "troops": s.troops,
+            }
+            for s in Static.objects.filter(campaign_id=cid).order_by("key")
+        ],
+        "invasions": [
+            {"system": system, "power": powers[power], "troops": troops}
+            for system, power, troops in Invasion.objects.filter(campaign_id=cid)
+            .order_by("system__key", "power__key")
+            .values_list("system__key", "power_id", "troops")
+        ],
+        "market": {
+            "rates": {e: _decimal(edges[e].rate) for e in sorted(edges)},
+            "tax": {e: _decimal(edges[e].tax) for e in sorted(edges)},
+            "volume": {e: edges[e].volume for e in sorted(edges)},
+            **({"power_tax": power_tax} if power_tax else {}),
+        },
+        "shipments": [
+            {
+                "id": s.key,
+                "power": powers[s.power_id],
+                "sender": powers[s.sender_id],
+                "from_hub": hubs.get(s.from_hub_id),
+                "to_hub": hubs[s.to_hub_id],
+                "resource": s.resource,
+                "amount": s.amount,
+                "arrives": s.arrives,
+                **({"waiting": True} if s.waiting else {}),
+            }
+            for s in Shipment.objects.filter(campaign_id=cid).order_by("key")
+        ],
+        "bubbles": [
+            {
+                "id": b.key,
+                "power": powers[b.power_id],
+                "hq": b.hq,
+                "radius": b.radius,
+                "outposts": outposts.get(b.pk, []),
+                "sensors": sensors.get(b.pk, []),
+            }
+            for b in CommandBubble.objects.filter(campaign_id=cid).order_by("key")
+        ],
+    }
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def _sync(
+    model: type[models.Model],
+    campaign: Campaign,
+    desired: dict[Any, dict[str, Any]],
+    existing: dict[Any, models.Model],
+    *,
+    delete: bool = True,
+) -> dict[Any, models.Model]:
+    """Make the campaign's rows of ``model`` equal ``desired`` (by identity); returns all rows
+    by identity. Deletes first, so unique positions can move between rows."""
+    stale = [obj.pk for ident, obj in existing.items() if ident not in desired]
+    if stale and delete:
+        model.objects.filter(pk__in=stale).delete()
+    fields = sorted({f for values in desired.values() for f in values})
+    changed, created, out = [], [], {}
+    for ident, values in desired.items():
+        obj = existing.get(ident)
+        if obj is None:
+            obj = model(campaign=campaign, **values)
+            created.append(obj)
+        elif any(getattr(obj, f) != v for f, v in values.items()):
+            for f, v in values.items():
+                setattr(obj, f, v)
+            changed.append(obj)
+        out[ident] = obj
+    if changed:
+        model.objects.bulk_update(changed, fields, batch_size=1000)
+    if created:
+        model.objects.bulk_create(created, batch_size=1000)
+    return out
+
+
+def _by_key(qs: Iterable[Any]) -> dict[str, Any]:
+    return {obj.key: obj for obj in qs}
+
+
+def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
+    """Write a contract §1 state (as produced by the engine's codec) into the campaign.
+
+    Call inside a transaction. Names and colours of powers, and UWP statistics of systems, are
+    not part of the contract and are kept; new powers are named after their id.
+    """
+    cid = campaign.pk
+    campaign.current_round = state["round"]
+    campaign.seed = state.get("seed", 0)
+    campaign.save(update_fields=["current_round", "seed"])
+
+    power_rows = _sync(
+        Power,
+        campaign,
+        {
+            p["id"]: {
+                "key": p["id"],
+                "gal": p.get("gal", 0),
+                "tp": p.get("tp", 0),
+                "un_member": p.get("un_member", True),
+            }
+            for p in state.get("powers", [])
+        },
+        _by_key(Power.objects.filter(campaign_id=cid)),
+    )
+    for key, power in power_rows.items():
+        if not power.name:
+            power.name = key
+            power.save(update_fields=["name"])
+    pid = {key: p.pk for key, p in power_rows.items()}
+
+    # Shipments and invasions go first: they point at hubs and systems that may be removed.
+    shipments = state.get("shipments", [])
+    kept_shipments = {s["id"] for s in shipments}
+    Shipment.objects.filter(campaign_id=cid).exclude(key__in=kept_shipments).delete()
+
+    hex_types = {_xy(h["hex"]): h["type"] for h in state.get("map", {}).get("hexes", [])}
+    for s in state.get("systems", []):
+        hex_types.setdefault(_xy(s["hex"]), "system")
+    hex_rows = _sync(
+        MapHex,
+        campaign,
+        {xy: {"col": xy[0], "row": xy[1], "hex_type": t} for xy, t in hex_types.items()},
+        {(h.col, h.row): h for h in MapHex.objects.filter(campaign_id=cid)},
+        delete=False,  # after the systems, which protect their hexes
+    )
+
+    Invasion.objects.filter(campaign_id=cid).delete()
+    system_rows = _sync(
+        StarSystem,
+        campaign,
+        {
+            s["id"]: {
+                "key": s["id"],
+                "name": s.get("name", s["id"]),
+                "hex_id": hex_rows[_xy(s["hex"])].pk,
+                "system_type": s["type"],
+                "holder_id": pid[s["holder"]] if s.get("holder") else None,
+                "loyalty": s.get("loyalty", 0),
+                **{f"rate_{r}": s["rates"][r] for r in ("ore", "gal", "bio", "pl")},
+                **{f"stock_{r}": s.get("stock", {}).get(r, 0) for r in RES3},
+                "project_source": (s.get("project") or {}).get("source", ""),
+                "project_target": (s.get("project") or {}).get("target", ""),
+                "project_pct": (s.get("project") or {}).get("pct", 0),
+                "free_ep": s.get("free_ep", 0),
+            }
+            for s in state.get("systems", [])
+        },
+        _by_key(StarSystem.objects.filter(campaign_id=cid)),
+    )
+    MapHex.objects.filter(campaign_id=cid).exclude(
+        pk__in=[h.pk for h in hex_rows.values()]
+    ).delete()
+    Invasion.objects.bulk_create(
+        Invasion(
+            campaign=campaign,
+            system_id=system_rows[i["system"]].pk,
+            power_id=pid[i["power"]],
+            troops=i["troops"],
+        )
+        for i in state.get("invasions", [])
+    )
+
+    hub_rows = _write_hubs(campaign, state.get("hubs", []), pid)
+
+    _sync(
+        Shipment,
+        campaign,
+        {
+            s["id"]: {
+                "key": s["id"],
+                "power_id": pid[s["power"]],
+                "sender_id": pid[s.get("sender") or s["power"]],
+                "from_hub_id": hub_rows[s["from_hub"]].pk
+                if s.get("from_hub") in hub_rows
+                else None,
+                "to_hub_id": hub_rows[s["to_hub"]].pk,
+                "resource": s["resource"],
+                "amount": s["amount"],
+                "arrives": s["arrives"],
+                "waiting": bool(s.get("waiting", False)),
+            }
+            for s in shipments
+        },
+        _by_key(Shipment.objects.filter(campaign_id=cid)),
+    )
+
+    _sync(
+        FleetGroup,
+        campaign,
+        {
+            g["id"]: {
+                "key": g["id"],
+                "power_id": pid[g["power"]],
+                "col": _xy(g["hex"])[0],
+                "row": _xy(g["hex"])[1],
+                "kind": g.get("kind", "standard"),
+                "order": g.get("order", "none"),
+                "status": g.get("status", "none"),
+                "points": g.get("points", 0),
+                "ep": g.get("ep", 0),
+                "troops": g.get("troops", 0),
+                "troop_space": g.get("troop_space", 0),
+                "diplomat": g.get("diplomat", False),
+            }
+            for g in state.get("groups", [])
+        },
+        _by_key(FleetGroup.objects.filter(campaign_id=cid)),
+    )
+    _sync(
+        Static,
+        campaign,
+        {
+            s["id"]: {
+                "key": s["id"],
+                "power_id": pid[s["power"]],
+                "col": _xy(s["hex"])[0],
+                "row": _xy(s["hex"])[1],
+                "civilian": s.get("civilian", True),
+                "passenger_space": s.get("passenger_space", 0),
+                "passengers": s.get("passengers", 0),
+                "troop_space": s.get("troop_space", 0),
+                "troops": s.get("troops", 0),
+            }
+            for s in state.get("statics", [])
+        },
+        _by_key(Static.objects.filter(campaign_id=cid)),
+    )
+
+    market = state.get("market", {})
+    _sync(
+        MarketEdge,
+        campaign,
+        {
+            edge: {
+                "edge": edge,
+                "rate": Decimal(market.get("rates", {}).get(edge, "1")),
+                "tax": Decimal(market.get("tax", {}).get(edge, "0")),
+                "volume": market.get("volume", {}).get(edge, 0),
+            }
+            for edge, _ in MarketEdge.EDGES
+        },
+        {e.edge: e for e in MarketEdge.objects.filter(campaign_id=cid)},
+    )
+    _sync(
+        PowerTax,
+        campaign,
+        {
+            (power, edge): {"power_id": pid[power], "edge": edge, "tax": Decimal(tax)}
+            for power, taxes in market.get("power_tax", {}).items()
+            for edge, tax in taxes.items()
+        },
+        {
+            (t.power.key, t.edge): t
+            for t in PowerTax.objects.filter(campaign_id=cid).select_related("power")
+        },
+    )
+    _write_bubbles(campaign, state.get("bubbles", []), pid)
+
+
+def _write_hubs(
+    campaign: Campaign, hubs: list[dict[str, Any]], pid: dict[str, int]
+) -> dict[str, TradeHub]:
+    """Hubs by key; a hub whose centre, nodes or links changed gets its structure rebuilt."""
+    cid = campaign.pk
+    existing = _by_key(TradeHub.objects.filter(campaign_id=cid))
+    current: dict[int, tuple[Any, ...]] = {}
+    node_code: dict[int, str] = {}
+    structure: dict[int, dict[str, Any]] = {}
+    for n in HubNode.objects.filter(campaign_id=cid):
+        node_code[n.pk] = n.code
+        entry = structure.setdefault(n.hub_id, {"centre": None, "nodes": set(), "links": set()})
+        if n.is_centre:
+            entry["centre"] = n.code
+        else:
+            entry["nodes"].add(n.code)
+    for hub_id, a, b in HubLink.objects.filter(hub__campaign_id=cid).values_list(
+        "hub_id", "a_id", "b_id"
+    ):
+        pair = frozenset((node_code[a], node_code[b]))
+        structure.setdefault(hub_id, {"centre": None, "nodes": set(), "links": set()})["links"].add(
+            pair
+        )
+    for hub_id, entry in structure.items():
+        current[hub_id] = (entry["centre"], frozenset(entry["nodes"]), frozenset(entry["links"]))
+
+    def wanted(h: dict[str, Any]) -> tuple[Any, ...]:
+        return (
+            h.get("centre"),
+            frozenset(h.get("nodes", [])),
+            frozenset(frozenset(link) for link in h.get("links", [])),
+        )
+
+    rebuild = [
+        h for h in hubs if h["id"] not in existing or current.get(existing[h["id"]].pk) != wanted(h)
+    ]
+    # Structures go before hubs are synced, so a hex can pass from one hub to another.
+    HubNode.objects.filter(
+        hub_id__in=[existing[h["id"]].pk for h in rebuild if h["id"] in existing]
+    ).delete()
+    keep = {h["id"] for h in hubs}
+    HubNode.objects.filter(campaign_id=cid).exclude(hub__key__in=keep).delete()
+    rows = _sync(
+        TradeHub,
+        campaign,
+        {
+            h["id"]: {
+                "key": h["id"],
+                "power_id": pid[h["power"]],
+                "guild": h.get("guild", False),
+                **{f"pool_{r}": h.get("pool", {}).get(r, 0) for r in RES3},
+            }
+            for h in hubs
+        },
+        existing,
+    )
+    new_nodes: list[HubNode] = []
+    for h in rebuild:
+        hub = rows[h["id"]]
+        if h.get("centre"):
+            col, row = _xy(h["centre"])
+            new_nodes.append(HubNode(campaign=campaign, hub=hub, col=col, row=row, is_centre=True))
+        for code in h.get("nodes", []):
+            col, row = _xy(code)
+            new_nodes.append(HubNode(campaign=campaign, hub=hub, col=col, row=row))
+    HubNode.objects.bulk_create(new_nodes, batch_size=1000)
+    by_hex = {(n.hub_id, hex_code(n.col, n.row)): n for n in new_nodes}
+    HubLink.objects.bulk_create(
+        (
+            HubLink(
+                hub=rows[h["id"]], a=by_hex[(rows[h["id"]].pk, a)], b=by_hex[(rows[h["id"]].pk, b)]
+            )
+            for h in rebuild
+            for a, b in h.get("links", [])
+        ),
+        batch_size=1000,
+    )
+    return rows
+
+
+def _write_bubbles(campaign: Campaign, bubbles: list[dict[str, Any]], pid: dict[str, int]) -> None:
+    rows = _sync(
+        CommandBubble,
+        campaign,
+        {
+            b["id"]: {
+                "key": b["id"],
+                "power_id": pid[b["power"]],
+                "hq_col": _xy(b["hq"])[0],
+                "hq_row": _xy(b["hq"])[1],
+                "radius": b.get("radius", 0),
+            }
+            for b in bubbles
+        },
+        _by_key(CommandBubble.objects.filter(campaign_id=campaign.pk)),
+    )
+    ids = [r.pk for r in rows.values()]
+    BubbleOutpost.objects.filter(bubble_id__in=ids).delete()
+    BubbleSensor.objects.filter(bubble_id__in=ids).delete()
+    BubbleOutpost.objects.bulk_create(
+        BubbleOutpost(
+            bubble=rows[b["id"]], col=_xy(o["hex"])[0], row=_xy(o["hex"])[1], radius=o["radius"]
+        )
+        for b in bubbles
+        for o in b.get("outposts", [])
+    )
+    BubbleSensor.objects.bulk_create(
+        BubbleSensor(bubble=rows[b["id"]], col=_xy(s)[0], row=_xy(s)[1])
+        for b in bubbles
+        for s in b.get("sensors", [])
+    )

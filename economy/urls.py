@@ -1,0 +1,21 @@
+from django.urls import path
+
+from economy import views
+
+P = "campaigns/<int:campaign_id>/powers/<str:power_key>/"
+
+urlpatterns = [
+    path(P + "orders/", views.orders, name="orders"),
+    path(P + "orders/form/", views.order_form, name="order-form"),
+    path(P + "orders/validate/", views.validate_order, name="order-validate"),
+    path(P + "orders/add/", views.add_order, name="order-add"),
+    path(P + "orders/<int:position>/edit/", views.edit_order, name="order-edit"),
+    path(P + "orders/<int:position>/remove/", views.remove_order, name="order-remove"),
+    path(P + "orders/<int:position>/move/", views.move_order, name="order-move"),
+    path(P + "declare/<str:group_key>/", views.declare, name="declare"),
+    path(P + "submit/", views.submit, name="sheet-submit"),
+    path(P + "projection/", views.projection, name="projection"),
+    path(P + "rounds/<int:number>/", views.report, name="report"),
+    path(P + "ledger.<str:fmt>", views.ledger_export, name="ledger-export"),
+    path("campaigns/<int:campaign_id>/rounds/", views.history, name="history"),
+]

@@ -1,0 +1,34 @@
+"""The JSON API (token or session auth) and its OpenAPI schema and docs page."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from economy import api as economy_api
+from powers import api as powers_api
+from trade import api as trade_api
+
+C = "campaigns/<int:campaign_id>/"
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("campaigns/", powers_api.CampaignList.as_view(), name="api-campaigns"),
+    path(C, powers_api.CampaignDetail.as_view(), name="api-campaign"),
+    path(C + "power/", powers_api.MyPower.as_view(), name="api-power"),
+    path(C + "systems/", powers_api.MySystems.as_view(), name="api-systems"),
+    path(C + "hubs/", trade_api.MyHubs.as_view(), name="api-hubs"),
+    path(C + "rounds/", economy_api.Rounds.as_view(), name="api-rounds"),
+    path(C + "sheet/", economy_api.Sheet.as_view(), name="api-sheet"),
+    path(C + "sheet/submit/", economy_api.SubmitSheet.as_view(), name="api-submit"),
+    path(
+        C + "sheet/withdraw/",
+        economy_api.SubmitSheet.as_view(withdraw=True),
+        name="api-withdraw",
+    ),
+    path(C + "orders/", economy_api.Orders.as_view(), name="api-orders"),
+    path(C + "orders/<int:position>/", economy_api.OrderDetail.as_view(), name="api-order"),
+    path(C + "orders/<int:position>/move/", economy_api.MoveOrder.as_view(), name="api-move"),
+    path(C + "projection/", economy_api.Projection.as_view(), name="api-projection"),
+    path(C + "reports/<int:number>/", economy_api.Report.as_view(), name="api-report"),
+    path(C + "ledger/", economy_api.Ledger.as_view(), name="api-ledger"),
+]

@@ -1,0 +1,458 @@
+"""Property tests over random small campaigns and orders (R-0.2, R-0.3, R-0.4; P1, P2)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from economy.engine.codec import dump_state, parse_state
+from economy.engine.resolve import resolve
+from economy.engine.state import State
+
+from .factory import campaign
+
+POWERS = ["p0", "p1", "p2"]
+HEXES = [f"{c:02d}{r:02d}" for c in range(1, 5) for r in range(1, 5)]
+ORDER_TYPES = [
+    "declare_group", "send_troops", "recover_troops", "convert_invasion", "conscript",
+    "market_sell", "ship", "gal_transfer", "hub_setup", "hub_maintain", "guild_join",
+    "guild_leave", "designate_primary", "drop_primary", "nominate_homeworld",
+    "research_project", "recruit_troops", "home_defense", "planetary_project", "distribute",
+    "embark",
+]  # fmt: skip
+SMALL = st.integers(min_value=0, max_value=60)
+KEEP_FIELD = st.sampled_from([True] * 19 + [False])
+
+
+@st.composite
+def campaigns(draw: st.DrawFn) -> dict[str, Any]:
+    hexes = draw(st.lists(st.sampled_from(HEXES), min_size=2, max_size=10, unique=True))
+    systems = []
+    homeworlds: set[str | None] = {None}
+    for i, hx in enumerate(hexes[: draw(st.integers(1, len(hexes)))]):
+        holder = draw(st.sampled_from([None, *POWERS, *POWERS]))
+        kind = draw(st.sampled_from(["basic", "standard", "primary", "homeworld"]))
+        if kind == "homeworld" and holder in homeworlds:
+            kind = "primary"  # R-3.2: one Homeworld per power
+        homeworlds.add(holder if kind == "homeworld" else None)
+        rates = {r: draw(st.integers(0, 25)) for r in ("ore", "gal", "bio", "pl")}
+        project = None
+        if not draw(st.integers(0, 3)):
+            src, tgt = draw(st.permutations(["ore", "gal", "bio"]))[:2]
+            project = {"source": src, "target": tgt, "pct": draw(st.integers(0, 75))}
+        systems.append(
+            {
+                "id": f"s{i}",
+                "hex": hx,
+                "type": kind,
+                "holder": holder,
+                "loyalty": draw(st.integers(1, 30)) if holder else 0,
+                "rates": rates,
+                "stock": {r: draw(SMALL) for r in ("ore", "bio", "pl")},
+                "project": project,
+            }
+        )
+    used: set[str] = set()
+    hubs = []
+    for j in range(draw(st.integers(0, 4))):
+        power = draw(st.sampled_from(POWERS))
+        own = [s["hex"] for s in systems if s["holder"] == power and s["hex"] not in used]
+        if not own:
+            continue
+        members = draw(st.lists(st.sampled_from(own), min_size=1, max_size=3, unique=True))
+        used.update(members)
+        hubs.append(
+            {
+                "id": f"h{j}",
+                "power": power,
+                "centre": members[0],
+                "nodes": members[1:],
+                "links": [[a, b] for a, b in itertools.pairwise(members)],
+                "guild": draw(st.integers(0, 3)) > 0,
+                "pool": {r: draw(SMALL) for r in ("ore", "bio", "pl")},
+            }
+        )
+    groups = []
+    for k in range(draw(st.integers(0, 6))):
+        troops = draw(SMALL)
+        groups.append(
+            {
+                "id": f"g{k}",
+                "power": draw(st.sampled_from(POWERS)),
+                "hex": draw(st.sampled_from(hexes)),
+                "order": draw(st.sampled_from(["maintain_orbit", "maintain_orbit", "none"])),
+                "kind": draw(st.sampled_from(["standard", "reserve"])),
+                "troops": troops,
+                "troop_space": troops + draw(st.integers(0, 40)),
+            }
+        )
+    statics = [
+        {
+            "id": f"st{k}",
+            "power": draw(st.sampled_from(POWERS)),
+            "hex": draw(st.sampled_from(hexes + HEXES[:2])),
+            "passenger_space": draw(st.integers(0, 100)),
+            "passengers": draw(st.integers(0, 100)),
+            "troop_space": draw(st.integers(0, 30)),
+        }
+        for k in range(draw(st.integers(0, 4)))
+    ]
+    invasions = []
+    for s in systems:
+        others = [p for p in POWERS if p != s["holder"]]
+        if s["holder"] and draw(st.integers(0, 3)) == 0:
+            invasions.append(
+                {
+                    "system": s["id"],
+                    "power": draw(st.sampled_from(others)),
+                    "troops": draw(st.integers(1, 300)),
+                }
+            )
+    shipments = [
+        {
+            "id": f"sh{k}",
+            "power": hub["power"],
+            "to_hub": hub["id"],
+            "resource": draw(st.sampled_from(["ore", "bio", "pl"])),
+            "amount": draw(SMALL) + 1,
+            "arrives": draw(st.integers(1, 3)),
+        }
+        for k, hub in enumerate(hubs)
+        if draw(st.booleans())
+    ]
+    return campaign(
+        round=draw(st.integers(1, 3)),
+        powers={p: draw(st.integers(0, 120)) for p in POWERS},
+        systems=systems,
+        hubs=hubs,
+        groups=groups,
+        statics=statics,
+        invasions=invasions,
+        shipments=shipments,
+        market={
+            "rates": {"ore>bio": "1.5", "bio>gal": "0.7", "gal>ore": "1"},
+            "tax": {"ore>bio": "0.1", "bio>gal": "0", "gal>ore": "0.25"},
+        },
+    )
+
+
+def _own(items: list[dict[str, Any]], power: str, key: str = "power") -> list[str]:
+    return [i["id"] for i in items if i.get(key) == power]
+
+
+@st.composite
+def orders_for(draw: st.DrawFn, state: dict[str, Any]) -> list[tuple[str, int, Any]]:
+    """Mostly plausible orders on the power's own objects, some foreign or malformed ones."""
+    every = [o["id"] for k in ("systems", "hubs", "groups", "statics") for o in state[k]]
+    amount = st.integers(-1, 70)
+    res3 = st.sampled_from(["ore", "gal", "bio"])
+    sheet = []
+    for power in POWERS:
+        systems = _own(state["systems"], power, "holder") or ["nope"]
+        hubs = _own(state["hubs"], power) or ["nope"]
+        groups = _own(state["groups"], power) or ["nope"]
+        carriers = groups + _own(state["statics"], power)
+        own_hexes = [s["hex"] for s in state["systems"] if s["holder"] == power] or HEXES
+        hexes = st.lists(st.sampled_from(own_hexes), max_size=3, unique=True)
+        chain = hexes.map(lambda hs: [[a, b] for a, b in itertools.pairwise(hs)])
+
+        def pick(ids: list[str]) -> st.SearchStrategy[str]:
+            # mostly the power's own ids, sometimes anyone's
+            return st.one_of(st.sampled_from(ids), st.sampled_from(ids), st.sampled_from(every))
+
+        any_system = st.sampled_from([s["id"] for s in state["systems"]])
+        fields: dict[str, dict[str, st.SearchStrategy[Any]]] = {
+            "declare_group": {
+                "group": pick(groups),
+                "hex": st.sampled_from(HEXES),
+                "order": st.sampled_from(["maintain_orbit", "none"]),
+            },
+            "send_troops": {"group": pick(groups), "troops": amount},
+            "recover_troops": {"group": pick(groups), "system": any_system, "troops": amount},
+            "convert_invasion": {"system": any_system},
+            "conscript": {"system": pick(systems), "loyalty": st.integers(0, 5)},
+            "market_sell": {"resource": res3, "amount": amount, "place": pick(systems + hubs)},
+            "ship": {
+                "from_hub": pick(hubs),
+                "to_hub": pick(hubs),
+                "resource": st.sampled_from(["ore", "bio", "pl"]),
+                "amount": amount,
+                "payer": st.sampled_from(["sender", "receiver"]),
+            },
+            "gal_transfer": {"to": st.sampled_from(POWERS), "amount": amount},
+            "hub_setup": {
+                "id": st.sampled_from(["n1", "n2"]),
+                "members": hexes,
+                "pay_from": pick(systems + hubs),
+            },
+            "hub_maintain": {"hub": pick(hubs), "keep_nodes": hexes, "keep_links": chain},
+            "guild_join": {"hub": pick(hubs)},
+            "guild_leave": {"hub": pick(hubs)},
+            "designate_primary": {"system": pick(systems)},
+            "drop_primary": {"system": pick(systems)},
+            "nominate_homeworld": {"system": pick(systems)},
+            "research_project": {"gal": st.integers(-1, 30).map(lambda n: 2 * n)},
+            "recruit_troops": {
+                "at": pick(systems + hubs),
+                "troops": amount,
+                "into": pick(carriers or ["nope"]),
+            },
+            "home_defense": {"system": pick(systems), "troops": amount},
+            "embark": {
+                "at": pick(systems + hubs),
+                "pl": amount,
+                "into": pick(_own(state["statics"], power) or ["nope"]),
+            },
+            "distribute": {
+                "hub": pick(hubs),
+                "shares": st.lists(
+                    st.fixed_dictionaries(
+                        {"hex": st.sampled_from(own_hexes), "ore": amount, "bio": amount}
+                    ),
+                    max_size=3,
+                ),
+            },
+            "planetary_project": {
+                "system": pick(systems),
+                "source": res3,
+                "target": res3,
+                "pct": st.integers(0, 80),
+            },
+        }
+        for index in range(draw(st.integers(0, 8))):
+            kind = draw(st.sampled_from(ORDER_TYPES))
+            order: dict[str, Any] = {"type": kind}
+            for key, strategy in fields[kind].items():
+                if draw(KEEP_FIELD):  # now and then a field is missing
+                    order[key] = draw(strategy)
+            if "place" in order:
+                order["to" if order.get("resource") == "gal" else "from"] = order.pop("place")
+            if "members" in order:
+                members = order.pop("members") or ["0101"]
+                order["centre"], order["nodes"] = members[0], members[1:]
+                order["links"] = [[a, b] for a, b in itertools.pairwise(members)]
+            sheet.append((power, index, order))
+    return sheet
+
+
+@st.composite
+def scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, int, Any]]]:
+    """A fixed map where shipping, invading, converting and recruiting can all succeed."""
+    n = st.integers(0, 120)
+    homeworlds: set[str | None] = {None}
+
+    def sys(sid: str, hx: str, holder: str | None) -> dict[str, Any]:
+        lr = draw(st.integers(1, 30)) if holder else 0
+        kind = draw(st.sampled_from(["basic", "standard", "primary", "homeworld"]))
+        if kind == "homeworld" and holder in homeworlds:
+            kind = "primary"
+        homeworlds.add(holder if kind == "homeworld" else None)
+        rates = {r: draw(st.integers(0, 30)) for r in ("ore", "gal", "bio", "pl")}
+        stock = {r: draw(n) for r in ("ore", "bio", "pl")}
+        return {"id": sid, "hex": hx, "type": kind, "holder": holder, "loyalty": lr,
+                "rates": rates, "stock": stock}  # fmt: skip
+
+    def pool() -> dict[str, int]:
+        return {r: draw(n) for r in ("ore", "bio", "pl")}
+
+    state = campaign(
+        round=2,
+        powers={p: draw(n) for p in POWERS},
+        systems=[sys("a", "0101", "p0"), sys("b", "0103", "p0"), sys("c", "0105", "p0"),
+                 sys("d", "0301", "p1"), sys("e", "0303", "p1"), sys("n", "0305", None)],
+        hubs=[
+            {"id": "w", "power": "p0", "centre": "0101", "nodes": ["0103"],
+             "links": [["0101", "0103"]], "guild": True, "pool": pool()},
+            {"id": "x", "power": "p0", "centre": "0105", "guild": True, "pool": pool()},
+            {"id": "v", "power": "p1", "centre": "0301", "nodes": ["0303"],
+             "links": [["0301", "0303"]], "guild": draw(st.booleans()), "pool": pool()},
+        ],
+        groups=[
+            {"id": "g0", "power": "p0", "hex": "0301", "order": "maintain_orbit",
+             "troops": draw(n), "troop_space": 200},
+            {"id": "g1", "power": "p0", "hex": "0305", "order": "maintain_orbit",
+             "troops": draw(n), "troop_space": 200},
+            {"id": "g2", "power": "p1", "hex": "0103", "order": "maintain_orbit",
+             "troops": draw(n), "troop_space": 200},
+            {"id": "g3", "power": "p0", "hex": "0103", "order": "none", "troop_space": 50},
+        ],
+        statics=[
+            {"id": "t0", "power": "p0", "hex": "0101", "troop_space": 40, "passenger_space": 50,
+             "passengers": draw(st.integers(0, 50))},
+            {"id": "t1", "power": "p1", "hex": "0301"},
+        ],
+        invasions=[
+            {"system": "d", "power": "p0", "troops": draw(st.integers(1, 200))},
+            {"system": "b", "power": "p1", "troops": draw(st.integers(1, 200))},
+        ],
+        shipments=[{"id": "s9", "power": "p0", "to_hub": "x", "resource": "ore",
+                    "amount": draw(st.integers(1, 50)), "arrives": draw(st.integers(1, 3))}],
+    )  # fmt: skip
+    amount = draw(st.integers(1, 90))
+    res = draw(st.sampled_from(["ore", "bio", "pl"]))
+    menu: list[tuple[str, dict[str, Any]]] = [
+        ("p0", {"type": "ship", "from_hub": "w", "to_hub": "x", "resource": res,
+                "amount": amount, "payer": draw(st.sampled_from(["sender", "receiver"]))}),
+        ("p0", {"type": "ship", "from_hub": "x", "to_hub": "w", "resource": res,
+                "amount": amount}),
+        ("p0", {"type": "recruit_troops", "at": "w", "troops": amount, "into": "g3"}),
+        ("p0", {"type": "recruit_troops", "at": "a", "troops": amount, "into": "t0"}),
+        ("p0", {"type": "embark", "at": "w", "pl": amount, "into": "t0"}),
+        ("p0", {"type": "send_troops", "group": "g0", "troops": amount}),
+        ("p0", {"type": "send_troops", "group": "g1", "troops": amount}),
+        ("p1", {"type": "send_troops", "group": "g2", "troops": amount}),
+        ("p0", {"type": "recover_troops", "group": "g0", "system": "d", "troops": amount}),
+        ("p0", {"type": "convert_invasion", "system": "d"}),
+        ("p1", {"type": "convert_invasion", "system": "b"}),
+        ("p0", {"type": "home_defense", "system": "b", "troops": amount}),
+        ("p1", {"type": "home_defense", "system": "d", "troops": amount}),
+        ("p0", {"type": "market_sell", "resource": "ore", "amount": amount, "from": "w"}),
+        ("p0", {"type": "market_sell", "resource": "gal", "amount": amount, "to": "c"}),
+        ("p1", {"type": "market_sell", "resource": "bio", "amount": amount, "from": "v"}),
+        ("p0", {"type": "conscript", "system": "b", "loyalty": draw(st.integers(1, 5))}),
+        ("p0", {"type": "planetary_project", "system": "a", "source": "ore",
+                "target": draw(st.sampled_from(["gal", "bio"])),
+                "pct": draw(st.sampled_from([0, 25, 50, 75]))}),
+        ("p0", {"type": "hub_maintain", "hub": "w", "keep_nodes": [], "keep_links": []}),
+        ("p0", {"type": "guild_leave", "hub": "x"}),
+        ("p1", {"type": "guild_join", "hub": "v"}),
+        ("p0", {"type": "designate_primary", "system": "c"}),
+        ("p0", {"type": "drop_primary", "system": "a"}),
+        ("p0", {"type": "nominate_homeworld", "system": "b"}),
+        ("p0", {"type": "research_project", "gal": 2 * amount}),
+        ("p1", {"type": "gal_transfer", "to": "p0", "amount": amount}),
+        ("p0", {"type": "hub_setup", "id": "new", "centre": "0305",
+                "pay_from": draw(st.sampled_from(["w", "x", "c"]))}),
+        ("p0", {"type": "declare_group", "group": "g1", "hex": "0303"}),
+        ("p1", {"type": "declare_group", "group": "g2", "order": "none"}),
+    ]  # fmt: skip
+    picks = draw(st.lists(st.sampled_from(range(len(menu))), max_size=12))
+    counts: dict[str, int] = defaultdict(int)
+    sheet = []
+    for i in picks:
+        power, order = menu[i]
+        sheet.append((power, counts[power], order))
+        counts[power] += 1
+    return state, sheet
+
+
+def holdings(state: State) -> dict[tuple[str, str], int]:
+    """What each power owns, by (power, resource): R-0.4's "holdings"."""
+    out: dict[tuple[str, str], int] = defaultdict(int)
+    for p in state.powers:
+        for res, n in p.store.items():
+            out[(p.id, res)] += n
+    for s in state.systems:
+        if s.holder:
+            for res, n in s.store.items():
+                out[(s.holder, res)] += n
+    for holder in (*state.hubs, *state.groups, *state.statics, *state.invasions):
+        for res, n in holder.store.items():
+            out[(holder.power, res)] += n
+    for sh in state.shipments:
+        out[(sh.power, sh.resource)] += sh.amount
+    return out
+
+
+def places(state: State) -> dict[tuple[str, str], int]:
+    """Every stockpile by (where, resource); banks are per power."""
+    out: dict[tuple[str, str], int] = defaultdict(int)
+    for p in state.powers:
+        for res, n in p.store.items():
+            out[(f"bank:{p.id}", res)] += n
+    for holder in (
+        *state.systems, *state.hubs, *state.groups, *state.statics, *state.invasions,
+        *state.shipments,
+    ):  # fmt: skip
+        key = holder.where if not hasattr(holder, "system") else f"{holder.where}:{holder.power}"
+        for res, n in holder.store.items():
+            out[(key, res)] += n
+    return out
+
+
+def _where_key(line: Any) -> str:
+    if line.where == "bank":
+        return f"bank:{line.power}"
+    if line.resource == "troops" and line.where.startswith("system:"):
+        return f"{line.where}:{line.power}"  # invading troops are kept per invader
+    return line.where
+
+
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@SETTINGS
+@given(data=st.data())
+def test_resolution_invariants_random_campaigns(data: st.DataObject) -> None:
+    raw = data.draw(campaigns())
+    check_invariants(raw, data.draw(orders_for(raw)))
+
+
+@SETTINGS
+@given(scenario=scenarios())
+def test_resolution_invariants_busy_scenario(
+    scenario: tuple[dict[str, Any], list[tuple[str, int, Any]]],
+) -> None:
+    check_invariants(*scenario)
+
+
+def check_invariants(raw: dict[str, Any], sheet: list[tuple[str, int, Any]]) -> None:
+    """R-0.2, R-0.3, R-0.4 and "resolve does not mutate its input"."""
+    state = parse_state(raw)
+    before_dump = dump_state(state)
+
+    result = resolve(state, sheet)
+
+    # Input not mutated; same input, same output (R-0.3).
+    assert dump_state(state) == before_dump
+    again = resolve(state, sheet)
+    assert dump_state(again.state) == dump_state(result.state)
+    assert again.ledger == result.ledger
+    assert again.rejected == result.rejected
+    assert again.events == result.events
+    assert result.state.round == state.round + 1
+    # The next round can start from the result (the output is a valid contract state).
+    dumped = dump_state(result.state)
+    assert dump_state(parse_state(dumped)) == dumped
+
+    # No stockpile negative (R-0.2).
+    assert all(n >= 0 for n in places(result.state).values())
+
+    # Every change of a stockpile is on the ledger, place by place (R-0.4).
+    change: dict[tuple[str, str], int] = defaultdict(int)
+    for key, n in places(result.state).items():
+        change[key] += n
+    for key, n in places(state).items():
+        change[key] -= n
+    booked: dict[tuple[str, str], int] = defaultdict(int)
+    for line in result.ledger:
+        if line.rule != "R-1.5":  # a change of owner moves no goods (R-1.5)
+            booked[(_where_key(line), line.resource)] += line.amount
+    keys = set(change) | set(booked)
+    assert {k: change[k] for k in keys if change[k]} == {k: booked[k] for k in keys if booked[k]}
+
+    # Per power, the ledger sums exactly to the change in its holdings.
+    delta: dict[tuple[str, str], int] = defaultdict(int)
+    for key, n in holdings(result.state).items():
+        delta[key] += n
+    for key, n in holdings(state).items():
+        delta[key] -= n
+    by_power: dict[tuple[str, str], int] = defaultdict(int)
+    for line in result.ledger:
+        by_power[(line.power, line.resource)] += line.amount
+    keys = set(delta) | set(by_power)
+    assert {k: delta[k] for k in keys if delta[k]} == {k: by_power[k] for k in keys if by_power[k]}
+
+    # Every rejection names an order that exists, once.
+    listed = {(p, i) for p, i, _ in sheet}
+    rejected = [(r.power, r.index) for r in result.rejected]
+    assert len(rejected) == len(set(rejected))
+    assert set(rejected) <= listed

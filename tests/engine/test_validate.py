@@ -1,0 +1,99 @@
+"""Order entry validation: each error names the field (contracts §1 order table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from economy.engine.codec import parse_state
+from economy.engine.validate import FIELDS, Catalog, check_order
+
+from .factory import campaign, group, system
+
+STATE = parse_state(
+    campaign(
+        powers={"terra": 10, "vargr": 0},
+        systems=[system("a", "0101", "terra", 5), system("v", "0103", "vargr", 5)],
+        hubs=[
+            {"id": "h", "power": "terra", "centre": "0101"},
+            {"id": "vh", "power": "vargr", "centre": "0103"},
+        ],
+        groups=[group("g", "terra", "0101"), group("vg", "vargr", "0103")],
+    )
+)
+CATALOG = Catalog.of(STATE)
+
+
+def errors(order: dict[str, Any], power: str = "terra") -> list[str]:
+    return check_order(CATALOG, power, order)
+
+
+def test_every_core_order_type_is_known() -> None:
+    core = {
+        "declare_group", "send_troops", "recover_troops", "convert_invasion", "conscript",
+        "market_sell", "ship", "gal_transfer", "hub_setup", "hub_maintain", "guild_join",
+        "guild_leave", "designate_primary", "drop_primary", "nominate_homeworld",
+        "research_project", "recruit_troops", "home_defense", "planetary_project",
+    }  # fmt: skip
+    assert core <= set(FIELDS)
+
+
+@pytest.mark.parametrize(
+    ("order", "message"),
+    [
+        ({"type": "gal_transfer", "to": "vargr", "amount": 0}, "amount: expected a positive"),
+        ({"type": "gal_transfer", "to": "vargr", "amount": -3}, "amount: expected a positive"),
+        ({"type": "gal_transfer", "to": "vargr", "amount": 1.5}, "amount: expected a positive"),
+        ({"type": "gal_transfer", "to": "vargr", "amount": True}, "amount: expected a positive"),
+        ({"type": "gal_transfer", "to": "vargr", "amount": "5"}, "amount: expected a positive"),
+        ({"type": "gal_transfer", "to": "ghost", "amount": 5}, "to: unknown power 'ghost'"),
+        ({"type": "gal_transfer", "amount": 5}, "to: missing"),
+        ({"type": "send_troops", "group": "vg", "troops": 5}, "group: group vg belongs to vargr"),
+        ({"type": "send_troops", "group": "zz", "troops": 5}, "group: unknown group 'zz'"),
+        ({"type": "ship", "from_hub": "h", "to_hub": "vh", "resource": "ore", "amount": 1},
+         "to_hub: hub vh belongs to vargr"),
+        ({"type": "ship", "from_hub": "h", "to_hub": "h", "resource": "ore", "amount": 1},
+         "to_hub: must differ"),
+        ({"type": "ship", "from_hub": "h", "to_hub": "h", "resource": "gal", "amount": 1},
+         "resource: expected one of ore, bio, pl"),
+        ({"type": "conscript", "system": "v", "loyalty": 1}, "system: system v belongs to vargr"),
+        ({"type": "market_sell", "resource": "gal", "amount": 5}, "to: missing"),
+        ({"type": "market_sell", "resource": "ore", "amount": 5}, "from: missing"),
+        ({"type": "market_sell", "resource": "ore", "amount": 5, "from": "vh"},
+         "from: hub vh belongs to vargr"),
+        ({"type": "hub_setup", "id": "a", "centre": "0105"}, "id: id 'a' is already used"),
+        ({"type": "hub_setup", "id": "n", "centre": "105"}, "centre: expected hex XXYY"),
+        ({"type": "hub_setup", "id": "n", "centre": "0105", "links": [["0105"]]},
+         "links: expected a list of hex pairs"),
+        ({"type": "research_project", "gal": 3}, "gal: 2 Gal buy 1 TP"),
+        ({"type": "planetary_project", "system": "a", "source": "ore", "target": "ore",
+          "pct": 10}, "target: must differ"),
+        ({"type": "planetary_project", "system": "a", "source": "ore", "target": "gal",
+          "pct": 101}, "pct: expected an integer 0..100"),
+        ({"type": "declare_group", "group": "g", "order": "fly"}, "order: expected one of"),
+        ({"type": "teleport"}, "type: unknown order type 'teleport'"),
+        ({"group": "g"}, "type: unknown order type None"),
+    ],
+)  # fmt: skip
+def test_bad_orders_name_the_field(order: dict[str, Any], message: str) -> None:
+    found = errors(order)
+    assert any(message in e for e in found), found
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        {"type": "gal_transfer", "to": "vargr", "amount": 5},
+        {"type": "declare_group", "group": "g"},
+        {"type": "market_sell", "resource": "gal", "amount": 2, "to": "h"},
+        {"type": "market_sell", "resource": "ore", "amount": 2, "from": "a"},
+        {"type": "hub_maintain", "hub": "h", "keep_nodes": [], "keep_links": []},
+        {"type": "planetary_project", "system": "a", "source": "ore", "target": "gal", "pct": 0},
+        {"type": "recruit_troops", "at": "h", "troops": 1, "into": "g"},
+        {"type": "distribute", "hub": "h", "shares": [{"hex": "0101", "ore": 0}]},
+        {"type": "hub_maintain", "hub": "h", "close": True},
+    ],
+)
+def test_good_orders_pass(order: dict[str, Any]) -> None:
+    assert errors(order) == []

@@ -1,0 +1,94 @@
+"""Reliability R1 and R2: the last two players submit at the same instant, and duplicate
+triggers race; the round resolves exactly once every time (threads, real PostgreSQL)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.db import connection, connections
+
+from economy import services
+from economy.models import AuditEvent, Round
+from tests.web.conftest import wait_for
+from tests.web.factories import make_campaign
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ITERATIONS = 200
+
+
+def in_thread(fn: Callable[[], object]) -> Callable[[], object]:
+    def run() -> object:
+        try:
+            return fn()
+        finally:
+            connections.close_all()
+
+    return run
+
+
+def test_r1_last_two_submit_at_once_resolves_exactly_once(worker) -> None:  # type: ignore[no-untyped-def]
+    worker()
+    world = make_campaign(n_powers=2, systems_per_power=2)
+    p0, p1 = world.powers
+    errors: list[BaseException] = []
+    for i in range(ITERATIONS):
+        rnd = Round.objects.get(campaign=world.campaign, status="open")
+        assert rnd.number == i + 1
+        barrier = threading.Barrier(2)
+
+        def submit(power, barrier=barrier):  # type: ignore[no-untyped-def]
+            def go() -> None:
+                barrier.wait()
+                try:
+                    services.submit_sheet(power=power, actor="race")
+                except BaseException as exc:  # collected and asserted below
+                    errors.append(exc)
+
+            return in_thread(go)
+
+        threads = [threading.Thread(target=submit(p)) for p in (p0, p1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        # the on-commit enqueue of whichever submit saw the round complete reaches the worker
+        wait_for(
+            lambda rnd=rnd: Round.objects.get(pk=rnd.pk).status == "resolved",
+            20,
+            f"iteration {i} to resolve",
+        )
+        assert Round.objects.filter(campaign=world.campaign).count() == i + 2
+    assert errors == []
+    for action in ("resolution_started", "resolution_finished"):
+        per_round = AuditEvent.objects.filter(campaign=world.campaign, action=action)
+        assert per_round.count() == ITERATIONS
+        assert per_round.values("round_number").distinct().count() == ITERATIONS
+
+
+def submit_or_409(power) -> object:  # type: ignore[no-untyped-def]
+    """A submission racing the forced resolution may find the round claimed: that is a 409."""
+    try:
+        return services.submit_sheet(power=power, actor="t")
+    except services.RoundNotOpen:
+        return None
+
+
+def test_r2_duplicate_triggers_resolve_once() -> None:
+    world = make_campaign(n_powers=3, systems_per_power=2)
+    for power in world.powers[:2]:
+        services.submit_sheet(power=power, actor="t")
+    # the last submit also enqueues (eagerly) — fire ten more deliveries, the sweep and a force
+    rnd = Round.objects.get(campaign=world.campaign, status="open")
+    calls = [lambda: services.resolve_round(round_id=rnd.pk)] * 10
+    calls += [services.sweep, lambda: services.resolve_round(round_id=rnd.pk, force=True)]
+    calls += [lambda: submit_or_409(world.powers[2])]
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        list(pool.map(lambda f: in_thread(f)(), calls))
+    assert AuditEvent.objects.filter(action="resolution_started").count() == 1
+    assert AuditEvent.objects.filter(action="resolution_finished").count() == 1
+    assert Round.objects.filter(campaign=world.campaign).count() == 2
+    assert connection.vendor == "postgresql"
