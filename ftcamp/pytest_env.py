@@ -8,6 +8,7 @@ os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/ftcamp")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SECURE_COOKIES", "0")
+os.environ.setdefault("STATIC_MANIFEST", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 # A real broker, as in production; a queue of this run's own so no other worker takes its tasks.
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")

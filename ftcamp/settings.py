@@ -102,10 +102,12 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed, compressed files in production; plain names in development and in tests, whose
+    # live server serves static files from their sources (STATIC_MANIFEST=0 in ftcamp/pytest_env).
     "staticfiles": {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-        if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if env_bool("STATIC_MANIFEST", default=not DEBUG)
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG

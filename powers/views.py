@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+from rest_framework.authtoken.models import Token
 
 from powers import selectors
 from powers.access import access_power_for_user, power_of_user_in_campaign
@@ -31,3 +33,15 @@ def dashboard(request: HttpRequest, campaign_id: int, power_key: str) -> HttpRes
     power = access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
     board = selectors.power_dashboard(power=power)
     return render(request, "powers/dashboard.html", {"board": board, "power": power})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def api_token(request: HttpRequest) -> HttpResponse:
+    """The user's API token for bots and scripts; POST makes a new one (the old one stops)."""
+    if request.method == "POST":
+        Token.objects.filter(user=request.user).delete()
+        Token.objects.create(user=request.user)
+        return redirect("api-token")
+    token = Token.objects.filter(user=request.user).first()
+    return render(request, "powers/api_token.html", {"token": token})

@@ -1,17 +1,60 @@
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
 import pytest
+from django.conf import settings as django_settings
+from django.db import connection
 
-
-@pytest.fixture(scope="session", autouse=True)
-def _collected_static(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Tests run with production settings (manifest static storage): collect static once."""
-    from django.conf import settings
-    from django.core.management import call_command
-
-    if not settings.DEBUG:
-        call_command("collectstatic", "--noinput", verbosity=0)
+from ftcamp.celery import app as celery_app
+from tests.helpers import ROOT, children, wait_for
 
 
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
     # PBKDF2's deliberate slowness buys nothing in tests and costs most of their time.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
+    """Start real `celery worker` subprocesses (prefork) on this test run's queue, against the
+    test database. Use with ``django_db(transaction=True)`` so the worker sees the rows."""
+    celery_app.control.purge()
+    procs: list[subprocess.Popen[bytes]] = []
+    logs: list[object] = []
+
+    def start(**env: str) -> subprocess.Popen[bytes]:
+        full_env = {
+            "PATH": os.environ["PATH"],
+            "HOME": str(tmp_path),
+            "SECRET_KEY": "worker-test-secret",
+            "DATABASE_URL": (
+                f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}"
+            ),
+            "REDIS_URL": django_settings.REDIS_URL,
+            "CELERY_QUEUE": django_settings.CELERY_TASK_DEFAULT_QUEUE,
+            **env,
+        }
+        cmd = [sys.executable, "-m", "celery", "-A", "ftcamp", "worker", "-P", "prefork"]
+        cmd += ["-c", "1", "-l", "info", "--without-mingle", "--without-gossip"]
+        cmd += ["-Q", django_settings.CELERY_TASK_DEFAULT_QUEUE]
+        log = (tmp_path / f"worker{len(procs)}.log").open("wb")
+        logs.append(log)
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=full_env, stdout=log, stderr=subprocess.STDOUT)
+        procs.append(proc)
+        wait_for(lambda: bool(children(proc.pid)), 30, "the worker's pool process")
+        return proc
+
+    yield start
+    for proc in procs:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    for log in logs:
+        log.close()  # type: ignore[attr-defined]

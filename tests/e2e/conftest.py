@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -16,6 +16,10 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+# Two cores shared with a database, a worker and the live server: allow a slow moment.
+expect.set_options(timeout=15_000)
 
 
 @pytest.fixture(scope="session")

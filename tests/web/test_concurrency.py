@@ -12,7 +12,7 @@ from django.db import connection, connections
 
 from economy import services
 from economy.models import AuditEvent, Round
-from tests.web.conftest import wait_for
+from tests.helpers import wait_for
 from tests.web.factories import make_campaign
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,7 +12,7 @@ import pytest
 
 from economy import services
 from economy.models import AuditEvent, LedgerLine, Round, RoundRecord
-from tests.web.conftest import children, wait_for
+from tests.helpers import children, wait_for
 from tests.web.factories import make_campaign
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,0 +1,133 @@
+"""``manage.py traderoutes`` (contracts §2) on sector files the test writes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from trade.management.commands.traderoutes import _Bar
+
+from .helpers import BIG, row, write_sector
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _two_sectors(tmp_path: Path) -> tuple[Path, Path]:
+    west = write_sector(
+        tmp_path,
+        "West",
+        [
+            row("3201", "Edge", BIG),
+            row("3203", "Edge Two", BIG),
+            row("0505", "Ghost", "???????-?"),
+            "West\tA\t0909",
+        ],
+        x=0,
+        y=0,
+    )
+    east = write_sector(tmp_path, "East", [row("0102", "Rim", BIG)], x=1, y=0)
+    return west, east
+
+
+def test_command_writes_json_and_svg(tmp_path: Path) -> None:
+    west, east = _two_sectors(tmp_path)
+    out, err = StringIO(), StringIO()
+    call_command(
+        "traderoutes",
+        str(west),
+        str(east),
+        json=str(tmp_path / "r.json"),
+        svg=str(tmp_path / "r.svg"),
+        stdout=out,
+        stderr=err,
+        no_progress=True,
+    )
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["format"] == "ftcamp-traderoutes/1"
+    assert {w["id"] for w in doc["worlds"]} == {"West 3201", "West 3203", "East 0102"}
+    assert doc["legs"] and (tmp_path / "r.svg").read_text().startswith("<?xml")
+    summary = out.getvalue()
+    assert "worlds 3" in summary and "1 anomaly rows" in summary and "1 malformed" in summary
+    assert "legs " in summary and "feeder" in summary and " s" in summary
+    assert f"{west}:7:" in err.getvalue()  # the malformed line, with its line number
+
+
+def test_command_variants_and_at(tmp_path: Path) -> None:
+    west, east = _two_sectors(tmp_path)
+    out = StringIO()
+    call_command(
+        "traderoutes",
+        str(west),
+        str(east),
+        variant=["min_btn=9.5", "btn_cap=none"],
+        at=["0,0", "0,1"],
+        stdout=out,
+        stderr=StringIO(),
+        no_progress=True,
+    )
+    assert "BTN >= 9.5" in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.tab"], "no such file"),
+        (["{west}", "--variant", "btn_cap=huge"], "bad --variant"),
+        (["{west}", "--variant", "nonsense"], "bad --variant"),
+        (["{west}", "--at", "1,x"], "--at"),
+        (["{west}", "{east}", "--at", "0,0"], "--at"),
+        (["{notes}"], "not a sector file"),
+    ],
+)
+def test_command_errors_exit_2_without_traceback(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    west, east = _two_sectors(tmp_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\nworld\n")
+    argv = [a.format(west=west, east=east, notes=notes) for a in args]
+    env = {**os.environ, "DEBUG": "1"}
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "traderoutes", "--no-progress", *argv],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_command_error_via_call_command(tmp_path: Path) -> None:
+    with pytest.raises(CommandError) as info:
+        call_command("traderoutes", str(tmp_path / "nope.tab"), stdout=StringIO())
+    assert info.value.returncode == 2
+
+
+def test_progress_bar_draws_on_long_runs() -> None:
+    stream = StringIO()
+    bar = _Bar(stream.write, enabled=True)
+    bar(1, 4)  # too early: nothing yet
+    assert stream.getvalue() == ""
+    bar.start -= 1.0  # pretend the run has taken a second
+    bar(2, 4)
+    bar(4, 4)
+    bar.close()
+    text = stream.getvalue()
+    assert "2/4 sources" in text and text.endswith("4/4 sources\n")
+    quiet = StringIO()
+    off = _Bar(quiet.write, enabled=False)
+    off.start -= 1.0
+    off(4, 4)
+    off.close()
+    assert quiet.getvalue() == ""

@@ -1,0 +1,210 @@
+"""Nobody in where they don't belong (issue 4 access tests; reliability S1, S2, S3): every page and
+API route, enumerated from the URL resolver, as the owner, another power's player, a player of
+another campaign and an anonymous user. A planted marker in power A's orders and hub never
+appears to anyone else. A new route without a policy row fails this test."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from rest_framework.authtoken.models import Token
+
+from economy import services
+from economy.models import Round
+from powers.models import FleetGroup
+from tests.web.factories import make_campaign, make_user
+from trade.models import TradeHub
+
+pytestmark = pytest.mark.django_db
+
+MARKER = "zq7marker"
+
+# route name -> who may see it: "public", "auth" (any logged-in user), "member" (a player of
+# the campaign: the view shows the player's own power), "owner" (the power in the URL only).
+POLICY = {
+    "home": "public",
+    "login": "public",
+    "logout": "public",
+    "password_change": "auth",
+    "password_change_done": "auth",
+    "password_reset": "public",
+    "password_reset_done": "public",
+    "password_reset_confirm": "public",
+    "password_reset_complete": "public",
+    "my-campaigns": "auth",
+    "api-token": "auth",
+    "campaign": "member",
+    "dashboard": "owner",
+    "orders": "owner",
+    "order-form": "owner",
+    "order-validate": "owner",
+    "order-add": "owner",
+    "order-edit": "owner",
+    "order-remove": "owner",
+    "order-move": "owner",
+    "declare": "owner",
+    "sheet-submit": "owner",
+    "projection": "owner",
+    "report": "owner",
+    "ledger-export": "owner",
+    "history": "public",
+    "api-schema": "public",
+    "api-docs": "public",
+    "api-campaigns": "auth",
+    "api-campaign": "member",
+    "api-power": "member",
+    "api-systems": "member",
+    "api-hubs": "member",
+    "api-rounds": "member",
+    "api-sheet": "member",
+    "api-submit": "member",
+    "api-withdraw": "member",
+    "api-orders": "member",
+    "api-order": "member",
+    "api-move": "member",
+    "api-projection": "member",
+    "api-report": "member",
+    "api-ledger": "member",
+}
+# Other apps' routes are registered in their own policy tables, merged here when present.
+try:  # maps (issue 7) keep their own table next to their views
+    from powers.map_urls import POLICY as MAP_POLICY  # type: ignore[attr-defined]
+
+    POLICY.update(MAP_POLICY)
+except ImportError:
+    pass
+
+
+def routes() -> list[tuple[str, str]]:
+    """(name, pattern) of every named route outside the admin."""
+    out: list[tuple[str, str]] = []
+
+    def walk(patterns: list[Any], prefix: str) -> None:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                if getattr(p, "app_name", None) == "admin":
+                    continue
+                walk(p.url_patterns, prefix + str(p.pattern))
+            elif isinstance(p, URLPattern) and p.name:
+                out.append((p.name, prefix + str(p.pattern)))
+
+    walk(get_resolver().url_patterns, "")
+    return sorted(set(out))
+
+
+def test_every_route_has_a_policy() -> None:
+    missing = [name for name, _ in routes() if name not in POLICY]
+    assert missing == [], f"add these routes to POLICY: {missing}"
+
+
+@pytest.fixture
+def world():  # type: ignore[no-untyped-def]
+    world = make_campaign(n_powers=2)
+    a = world.powers[0]
+    TradeHub.objects.filter(power=a).update(key=f"hub-{MARKER}")
+    FleetGroup.objects.create(campaign=world.campaign, key="ga", power=a, col=1, row=1)
+    services.add_order(
+        power=a,
+        payload={"type": "gal_transfer", "to": "p1", "amount": 1, "note": MARKER},
+        actor="a",
+    )
+    services.add_order(power=a, payload={"type": "hub_setup", "id": MARKER}, actor="a")
+    for power in world.powers:
+        services.submit_sheet(power=power, actor="t")
+    assert services.resolve_round(
+        round_id=Round.objects.get(campaign=world.campaign, status="open").pk
+    )
+    services.add_order(
+        power=a, payload={"type": "research_project", "gal": 2, "x": MARKER}, actor="a"
+    )
+    return world
+
+
+def url_for(name: str, pattern: str, world) -> str:  # type: ignore[no-untyped-def]
+    values = {
+        "campaign_id": world.campaign.pk,
+        "power_key": world.powers[0].key,
+        "position": 0,
+        "number": 1,
+        "group_key": "ga",
+        "fmt": "csv",
+        "uidb64": "MQ",
+        "token": "set-password",
+        "hex": "0101",
+    }
+    kwargs = {k: values[k] for k in re.findall(r"<(?:\w+:)?(\w+)>", pattern)}
+    return reverse(name, kwargs=kwargs)
+
+
+def clients(world) -> dict[str, Client]:  # type: ignore[no-untyped-def]
+    """A fresh client per actor (called per route: POSTing the logout route logs one out)."""
+    out = {"anonymous": Client()}
+    stranger = make_user("stranger") if not hasattr(world, "stranger") else world.stranger
+    world.stranger = stranger
+    for label, user in (
+        ("owner", world.users[0]),
+        ("other power", world.users[1]),
+        ("other campaign", stranger),
+    ):
+        c = Client()
+        c.force_login(user)
+        out[label] = c
+    return out
+
+
+def allowed(policy: str, who: str) -> bool:
+    return {
+        "public": True,
+        "auth": who != "anonymous",
+        "member": who in ("owner", "other power"),
+        "owner": who == "owner",
+    }[policy]
+
+
+def test_access_matrix_and_marker(world) -> None:  # type: ignore[no-untyped-def]
+    for name, pattern in routes():
+        everyone = clients(world)
+        policy = POLICY[name]
+        url = url_for(name, pattern, world)
+        for who, client in everyone.items():
+            codes = set()
+            for method in ("get", "post"):
+                response = getattr(client, method)(url)
+                body = b"".join(response) if response.streaming else response.content
+                codes.add(response.status_code)
+                if who != "owner":
+                    assert MARKER.encode() not in body, f"{who} saw the marker at {method} {url}"
+                if allowed(policy, who):
+                    continue
+                assert response.status_code in (302, 401, 403, 404, 405), (
+                    f"{who} got {response.status_code} at {method.upper()} {url} ({policy})"
+                )
+            if who not in ("anonymous", "owner") and policy == "owner":
+                # existence never leaks: the method the route takes answers 404
+                assert 404 in codes, f"{who} at {url}: {codes}"
+
+
+def test_owner_sees_own_secrets(world) -> None:  # type: ignore[no-untyped-def]
+    owner = clients(world)["owner"]
+    page = owner.get(reverse("orders", args=[world.campaign.pk, "p0"])).content
+    assert MARKER.encode() in page
+
+
+def test_api_lists_only_own_objects_with_token_auth(world) -> None:  # type: ignore[no-untyped-def]
+    token = Token.objects.create(user=world.users[1])
+    client = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    base = f"/api/campaigns/{world.campaign.pk}/"
+    hubs = client.get(base + "hubs/").json()
+    assert [h["key"] for h in hubs] == ["hub1"]
+    assert client.get(base + "power/").json()["key"] == "p1"
+    systems = client.get(base + "systems/").json()
+    assert {s["key"] for s in systems} == {"s1-0", "s1-1", "s1-2"}
+    ledger = client.get(base + "ledger/").json()
+    assert ledger["results"] and MARKER not in str(ledger)
+    assert client.get(base + "orders/").json() == []
+    anon = Client()
+    assert anon.get(base + "hubs/").status_code in (401, 403)

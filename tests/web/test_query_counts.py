@@ -1,0 +1,65 @@
+"""Fast by design: the order sheet, the projection, loading and saving a round take the same
+number of queries for a small and a large campaign (issue 4)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from economy import services
+from economy.models import Round
+from economy.snapshot import export_state
+from tests.web.factories import World, make_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def count(fn: Callable[[], object]) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        fn()
+    return len(ctx.captured_queries)
+
+
+def sized(name: str, systems: int) -> World:
+    world = make_campaign(name, n_powers=2, systems_per_power=systems)
+    for power in world.powers:
+        services.add_order(power=power, payload={"type": "research_project", "gal": 2}, actor="t")
+    return world
+
+
+@pytest.fixture
+def small_and_large() -> tuple[World, World]:
+    return sized("small", 5), sized("large", 150)
+
+
+def test_order_sheet_and_projection_pages(client: Client, small_and_large) -> None:  # type: ignore[no-untyped-def]
+    counts = []
+    for world in small_and_large:
+        client.force_login(world.users[0])
+        args = [world.campaign.pk, "p0"]
+        counts.append(
+            (
+                count(lambda a=args: client.get(reverse("orders", args=a))),
+                count(lambda a=args: client.get(reverse("projection", args=a))),
+                count(lambda a=args: client.get(reverse("dashboard", args=a))),
+            )
+        )
+    assert counts[0] == counts[1]
+
+
+def test_load_and_save_service(small_and_large) -> None:  # type: ignore[no-untyped-def]
+    exports, resolutions = [], []
+    for world in small_and_large:
+        exports.append(count(lambda w=world: export_state(w.campaign)))
+        for power in world.powers:
+            services.submit_sheet(power=power, actor="t")
+        rnd = Round.objects.get(campaign=world.campaign, status="open")
+        resolutions.append(count(lambda r=rnd: services.resolve_round(round_id=r.pk)))
+        assert Round.objects.get(pk=rnd.pk).status == "resolved"
+    assert exports[0] == exports[1]
+    assert resolutions[0] == resolutions[1]

@@ -1,0 +1,453 @@
+"""The entry points: read and place sector files (T-1), then map every route (T-3 ... T-7).
+
+``map_routes(files, settings, progress=...)`` is what the command, a Celery task or a campaign
+page call; ``map_worlds`` takes already placed worlds (e.g. a campaign's star systems).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from . import btn as btn_rules
+from .allegiance import AllegianceTable
+from .batch import BatchContext, run_batch
+from .btn import DISTANCE_BANDS, distance_modifier, trade_credits
+from .legs import collect_legs
+from .paths import JUMP, build_graph, max_jumps
+from .sectors import (
+    SECTOR_COLS,
+    SECTOR_ROWS,
+    SectorFile,
+    SectorFormatError,
+    SkippedLine,
+    World,
+    read_sector,
+)
+from .settings import RouteSettings
+from .uwp import Uwp, classify_remarks, classify_uwp, gurps_port, gurps_tl, sorted_codes
+from .wtn import gwp, uwtn, wtn
+
+Progress = Callable[[int, int], None]
+INT64_SAFE = 2**62  # leg sums below this cannot overflow int64
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedWorld:
+    """A world at its absolute hex (T-1: x = col + 32 SectorX, y = row + 40 SectorY)."""
+
+    world: World
+    x: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Worlds placed side by side, the X-boat routes between them (world ids) and what was
+    skipped: anomalies, malformed lines and worlds whose hex was already taken."""
+
+    worlds: tuple[PlacedWorld, ...]
+    xboat: tuple[tuple[str, str], ...] = ()
+    anomalies: tuple[SkippedLine, ...] = ()
+    malformed: tuple[SkippedLine, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WorldTrade:
+    """T-3/T-4/T-8 figures of one world (trade numbers in half-units)."""
+
+    id: str
+    name: str
+    uwp: str
+    x: int
+    y: int
+    zone: str
+    allegiance: str
+    uwtn_h: int
+    wtn_h: int
+    gwp: int
+    codes: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    """A pair whose BTN reaches Minor (contracts §2): ids a < b, BTN in half-units, the
+    parsecs and jumps of its path (T-6), and whether that path uses jump-3 legs."""
+
+    a: str
+    b: str
+    btn_h: int
+    distance: int
+    jumps: int
+    jump3: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RouteLeg:
+    """A jump leg carrying trade (T-7): ids a < b, total credits, BTN (half-units), class."""
+
+    a: str
+    b: str
+    trade: int
+    btn_h: int
+    route_class: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RouteMap:
+    """Everything the mapper found; ``to_json`` and ``to_svg`` render it."""
+
+    settings: RouteSettings
+    worlds: tuple[WorldTrade, ...]
+    pairs: tuple[Pair, ...]
+    legs: tuple[RouteLeg, ...]
+    xboat: tuple[tuple[str, str], ...] = ()
+    counted_pairs: int = 0
+    anomalies: tuple[SkippedLine, ...] = ()
+    malformed: tuple[SkippedLine, ...] = ()
+    sectors: tuple[tuple[str, int, int], ...] = field(default_factory=tuple)
+
+    def legs_by_class(self) -> dict[str, int]:
+        """Route legs per class (minor ... super) for summaries."""
+        counts = dict.fromkeys(btn_rules.CLASS_NAMES, 0)
+        for leg in self.legs:
+            if leg.route_class:
+                counts[leg.route_class] += 1
+        return counts
+
+
+# --- reading and placing ----------------------------------------------------------------------
+
+
+def load_sectors(
+    paths: Sequence[str | Path], at: Sequence[tuple[int, int] | None] | None = None
+) -> list[SectorFile]:
+    """T-1: read each file (and its ``.xml``); ``at[i]`` overrides file i's sector X, Y."""
+    if at is not None and len(at) != len(paths):
+        raise ValueError("give one --at per file or none")
+    return [read_sector(p, at=at[i] if at else None) for i, p in enumerate(paths)]
+
+
+def place(files: Sequence[SectorFile]) -> Placement:
+    """T-1: put several sectors side by side by their X, Y; a lone file without a position sits
+    at 0, 0. A second world on an occupied hex is reported and skipped."""
+    if len(files) > 1 and any(f.position is None for f in files):
+        missing = next(f.path for f in files if f.position is None)
+        raise SectorFormatError(f"{missing}: no sector position in its metadata; give --at X,Y")
+    placed: list[PlacedWorld] = []
+    taken: dict[tuple[int, int], str] = {}
+    used_ids: set[str] = set()
+    skipped: list[SkippedLine] = []
+    anomalies: list[SkippedLine] = []
+    malformed: list[SkippedLine] = []
+    for f in files:
+        sx, sy = f.position or (0, 0)
+        anomalies.extend(f.anomalies)
+        malformed.extend(f.malformed)
+        for w in f.worlds:
+            xy = (w.col + SECTOR_COLS * sx, w.row + SECTOR_ROWS * sy)
+            if xy in taken or w.id in used_ids:
+                held = taken.get(xy) or w.id
+                reason = f"hex {w.hex} already holds {held} (a sector given twice?)"
+                skipped.append(SkippedLine(f.path, w.line_no, reason))
+                continue
+            taken[xy] = w.id
+            used_ids.add(w.id)
+            placed.append(PlacedWorld(w, *xy))
+    xboat: set[tuple[str, str]] = set()
+    for f in files:
+        sx, sy = f.position or (0, 0)
+        for r in f.routes:
+            ends = []
+            for code, (ox, oy) in ((r.start, r.start_offset), (r.end, r.end_offset)):
+                col, row = int(code[:2]), int(code[2:])
+                ends.append(
+                    taken.get((col + SECTOR_COLS * (sx + ox), row + SECTOR_ROWS * (sy + oy)))
+                )
+            a, b = ends
+            if a and b and a != b:
+                xboat.add((min(a, b), max(a, b)))
+    return Placement(
+        worlds=tuple(placed),
+        xboat=tuple(sorted(xboat)),
+        anomalies=tuple(anomalies),
+        malformed=tuple(malformed + skipped),
+    )
+
+
+def _find_allegiances(files: Sequence[SectorFile]) -> AllegianceTable:
+    for f in files:
+        candidate = Path(f.path).parent / "allegiance_codes.tab"
+        if candidate.is_file():
+            return AllegianceTable.load(candidate)
+    return AllegianceTable()
+
+
+def map_routes(
+    inputs: Sequence[str | Path | SectorFile],
+    settings: RouteSettings | None = None,
+    *,
+    at: Sequence[tuple[int, int] | None] | None = None,
+    allegiances: AllegianceTable | None = None,
+    progress: Progress | None = None,
+) -> RouteMap:
+    """Read, place and map sector files. ``allegiances`` defaults to an ``allegiance_codes.tab``
+    beside the first file that has one, else the built-in fallback (see AllegianceTable)."""
+    if at is not None and len(at) != len(inputs):
+        raise ValueError("give one --at per file or none")
+    files = [
+        i if isinstance(i, SectorFile) else read_sector(i, at=at[n] if at else None)
+        for n, i in enumerate(inputs)
+    ]
+    placement = place(files)
+    table = allegiances if allegiances is not None else _find_allegiances(files)
+    result = map_worlds(placement, settings, allegiances=table, progress=progress)
+    sectors = tuple((f.name, *(f.position or (0, 0))) for f in files)
+    return replace(result, sectors=sectors)
+
+
+# --- mapping ----------------------------------------------------------------------------------
+
+
+def world_trade(w: World, x: int, y: int, classifications: str = "uwp") -> WorldTrade:
+    """T-2/T-3/T-4/T-8 for one world."""
+    uwp = Uwp(
+        w.starport,
+        w.size,
+        w.atmosphere,
+        w.hydrographics,
+        w.population,
+        w.government,
+        w.law,
+        w.tech_level,
+    )
+    codes = classify_remarks(w.remarks) if classifications == "remarks" else classify_uwp(uwp)
+    tl = gurps_tl(w.tech_level)
+    u = uwtn(tl, w.population)
+    return WorldTrade(
+        id=w.id,
+        name=w.name,
+        uwp=w.uwp,
+        x=x,
+        y=y,
+        zone=w.zone,
+        allegiance=w.allegiance,
+        uwtn_h=u,
+        wtn_h=wtn(u, gurps_port(w.starport)),
+        gwp=gwp(tl, w.population, w.pbg, codes),
+        codes=tuple(sorted_codes(codes)),
+    )
+
+
+def _max_parsecs(need_h: int) -> int | None:
+    """Largest distance whose T-5 modifier is >= need_h (None: any distance; -1: none)."""
+    if need_h <= DISTANCE_BANDS[-1][1]:
+        return None
+    best = -1
+    for i, (_start, mod) in enumerate(DISTANCE_BANDS):
+        if mod >= need_h:
+            best = DISTANCE_BANDS[i + 1][0] - 1
+    return best
+
+
+def _weight_cap(need_h: int) -> float:
+    """Jump-2 path weights below this may have a distance modifier >= need_h."""
+    jumps = max_jumps(_max_parsecs(need_h), 2)
+    return np.inf if jumps is None else float((jumps + 1) * JUMP)
+
+
+def _gwp_max_btn(g: int) -> int:
+    """T-8 variant: the highest BTN (half-units) whose trade is <= 10 x this GWP."""
+    h = 0
+    while trade_credits(h + 1) <= 10 * g:
+        h += 1
+    return h
+
+
+def map_worlds(
+    placement: Placement | Iterable[PlacedWorld],
+    settings: RouteSettings | None = None,
+    *,
+    allegiances: AllegianceTable | None = None,
+    progress: Progress | None = None,
+) -> RouteMap:
+    """T-3 ... T-7 on placed worlds: pairs down to ``min_btn``, their paths and the legs."""
+    cfg = settings or RouteSettings()
+    if not isinstance(placement, Placement):
+        placement = Placement(worlds=tuple(placement))
+    table = allegiances or AllegianceTable()
+    placed = sorted(placement.worlds, key=lambda p: p.world.id)
+    trades = tuple(world_trade(p.world, p.x, p.y, cfg.classifications) for p in placed)
+    routing = [i for i, p in enumerate(placed) if p.world.zone != "R"]  # T-6: no Red zones
+
+    min_h = cfg.min_btn_h
+    big = 10**6
+    cap_of = {"2wtn+1": lambda v: 2 * v + 2, "wtn+5": lambda v: v + 10}.get(cfg.btn_cap)
+
+    def limit_of(i: int) -> int:
+        """No pair with this world can exceed this BTN: the cap and the GWP limit (T-5, T-8)."""
+        value = cap_of(trades[i].wtn_h) if cap_of else big
+        return min(value, _gwp_max_btn(trades[i].gwp)) if cfg.gwp_cap else value
+
+    limits = {i: limit_of(i) for i in routing}
+    polity = {i: table.polity(placed[i].world.allegiance) for i in routing}
+
+    def potential(i: int) -> int:
+        """2 x WTN + the best WTCM this world can get (T-5): +0.5 needs Ag, Ex or Na; +0.5 needs
+        In or Ni; a non-aligned world always takes the -0.5."""
+        c = set(trades[i].codes)
+        best = bool(c & {"Ag", "Ex", "Na"}) + bool(c & {"In", "Ni"}) - (polity[i] is None)
+        return 2 * trades[i].wtn_h + best
+
+    pot = {i: potential(i) for i in routing}
+    # Node order: worlds that can trade first, by potential from the highest, then by id. Each
+    # pair is mapped from its earlier node, so for a source s and any partner t, WTN_s + WTN_t +
+    # WTCM <= potential(s) (WTCM is at most either world's best): that bounds how far its trade
+    # can reach (T-5 prune), keeps the many low-WTN worlds to short searches, and its partners
+    # are exactly the trading nodes after it.
+    id_rank = {i: r for r, i in enumerate(routing)}  # T-6 ties: by sorted world ids
+    nodes = sorted(routing, key=lambda i: (limits[i] < max(min_h, 1), -pot[i], id_rank[i]))
+    ids = [trades[i].id for i in nodes]
+    index = {wid: k for k, wid in enumerate(ids)}
+    n = len(nodes)
+
+    def arr(values: Iterable[int]) -> np.ndarray:
+        return np.fromiter(values, dtype=np.int64, count=n)
+
+    x = arr(placed[i].x for i in nodes)
+    y = arr(placed[i].y for i in nodes)
+    w = arr(trades[i].wtn_h for i in nodes)
+    limit_w = arr(limits[i] for i in nodes)
+    eligible = limit_w >= max(min_h, 1)  # BTN < 0.5 trades nothing (T-7)
+    n_elig = int(eligible.sum())
+    id_order = arr(id_rank[i] for i in nodes)
+    codes = [set(trades[i].codes) for i in nodes]
+    ag = np.array([("Ag" in c) for c in codes], dtype=bool)
+    exna = np.array([bool(c & {"Ex", "Na"}) for c in codes], dtype=bool)
+    ind = np.array([("In" in c) for c in codes], dtype=bool)
+    ni = np.array([("Ni" in c) for c in codes], dtype=bool)
+    polities: dict[str, int] = {}
+    pol = np.empty(n, dtype=np.int64)
+    for k, i in enumerate(nodes):
+        p = polity[i]
+        pol[k] = -(k + 1) if p is None else polities.setdefault(p, len(polities))
+    # T-6 waypoints to avoid: Amber zones and GURPS class II-or-worse starports.
+    bad = np.array(
+        [placed[i].world.zone == "A" or gurps_port(placed[i].world.starport) <= 2 for i in nodes],
+        dtype=bool,
+    )
+    xb = [(index[a], index[b]) for a, b in placement.xboat if a in index and b in index]
+    extra = (
+        np.array([e[0] for e in xb], dtype=np.int64),
+        np.array([e[1] for e in xb], dtype=np.int64),
+    )
+    g2 = build_graph(x, y, bad, 2, extra, id_order)
+    g3 = build_graph(x, y, bad, 3, extra, id_order)
+
+    top_h = max(0, int(w.max()) * 2 + 4) if n else 0
+    unit = 10 ** max(0, min_h // 2) if min_h >= 2 else 1
+    trade_lut = np.array([trade_credits(h) // unit for h in range(top_h + 1)], dtype=np.int64)
+    dm_lut = np.array([distance_modifier(p) for p in range(1001)], dtype=np.int64)
+    # T-7 sums are exact int64 in units of the smallest trade counted. If every pair at its
+    # largest trade could overflow them, trade is split into digits of base 10^9 summed apart.
+    pairs_max = n_elig * (n_elig - 1) // 2
+    base = 1 if int(trade_lut.max(initial=0)) * pairs_max < INT64_SAFE else 10**9
+
+    best_wtcm = arr(pot[i] for i in nodes) - 2 * w
+    reach: dict[int, int | None] = {}
+    for k in range(n_elig - 1):
+        bound = _max_parsecs(min_h - int(w[k]) * 2 - int(best_wtcm[k]))
+        if bound != -1:
+            reach[k] = bound
+    order = sorted(reach)  # node order: the reach never grows along it
+
+    sum_low = 2 * int(w.min()) - 1 if n else 0
+    sums = range(sum_low, 2 * int(w.max()) + 3 if n else 1)
+    weight_cap = np.array([_weight_cap(min_h - v) for v in sums], dtype=np.float64)
+    # A jump-3 component made of several jump-2 components holds pairs with no jump-2 path.
+    pieces = np.unique(np.stack([g3.components, g2.components]), axis=1)[0]
+    split = np.bincount(pieces, minlength=n)[g3.components] > 1 if n else np.zeros(0, dtype=bool)
+    ctx = BatchContext(
+        g2=g2,
+        g3=g3,
+        w=w,
+        ag=ag,
+        exna=exna,
+        ind=ind,
+        ni=ni,
+        pol=pol,
+        limit_w=limit_w,
+        x=x,
+        y=y,
+        n_elig=n_elig,
+        w16=w.astype(np.int16),
+        split=split,
+        best_wtcm=best_wtcm,
+        sum_low=sum_low,
+        weight_cap=weight_cap,
+        dm_lut=dm_lut,
+        trade_lut=trade_lut,
+        min_h=min_h,
+        base=base,
+        flow2=[np.zeros(g2.incoming.nnz, dtype=np.int64) for _ in range(2 if base > 1 else 1)],
+        flow3=[np.zeros(g3.incoming.nnz, dtype=np.int64) for _ in range(2 if base > 1 else 1)],
+    )
+    out_pairs: list[tuple[int, int, int, int, int, bool]] = []
+    counted = 0
+    total = len(order)
+    done = 0
+    if progress:
+        progress(0, total)
+    # A batch holds a few (sources x worlds) arrays: cap it near 4 million cells so memory
+    # stays linear in worlds on maps of any size.
+    step = min(cfg.chunk, max(8, 4_000_000 // max(n, 1)))
+    for start in range(0, total, step):
+        chunk = order[start : start + step]
+        src = np.array(chunk, dtype=np.int64)
+        lims = [reach[k] for k in chunk]
+        max_j = None if any(v is None for v in lims) else max(v for v in lims if v is not None)
+        found, n_counted = run_batch(ctx, src, max_j)
+        out_pairs.extend(found)
+        counted += n_counted
+        done += len(chunk)
+        if progress:
+            progress(done, total)
+
+    legs = collect_legs([(g2, ctx.flow2), (g3, ctx.flow3)], unit, base)
+    pairs = tuple(
+        sorted(
+            (
+                Pair(min(ids[s], ids[t]), max(ids[s], ids[t]), b, d, j, j3)
+                for s, t, b, d, j, j3 in out_pairs
+            ),
+            key=lambda p: (p.a, p.b),
+        )
+    )
+    route_legs = tuple(
+        sorted(
+            (
+                RouteLeg(
+                    min(ids[leg.a], ids[leg.b]),
+                    max(ids[leg.a], ids[leg.b]),
+                    leg.trade,
+                    leg.btn_h,
+                    leg.route_class,
+                )
+                for leg in legs
+            ),
+            key=lambda r: (r.a, r.b),
+        )
+    )
+    return RouteMap(
+        settings=cfg,
+        worlds=trades,
+        pairs=pairs,
+        legs=route_legs,
+        xboat=placement.xboat,
+        counted_pairs=counted,
+        anomalies=placement.anomalies,
+        malformed=placement.malformed,
+    )

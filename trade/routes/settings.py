@@ -1,0 +1,81 @@
+"""The mapper's variants as one frozen settings object (trade-routes.md: every *variant*)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from decimal import Decimal, InvalidOperation
+
+from .btn import btn_cap
+
+_CHOICES = {
+    "classifications": ("uwp", "remarks"),
+    "btn_cap": ("2wtn+1", "wtn+5", "none"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RouteSettings:
+    """Variants with the spec's defaults.
+
+    - ``classifications``: ``"uwp"`` (T-4 on UWP digits) or ``"remarks"`` (the file's codes).
+    - ``btn_cap``: ``"2wtn+1"`` (T-5 default), ``"wtn+5"`` or ``"none"``.
+    - ``min_btn``: lowest BTN whose trade is counted on legs (T-5, T-7), default 6.
+    - ``gwp_cap``: T-8 variant, limit a pair's trade to 10 x the smaller GWP.
+    - ``chunk``: sources per Dijkstra batch (memory/speed only; never changes a result).
+    """
+
+    classifications: str = "uwp"
+    btn_cap: str = "2wtn+1"
+    min_btn: int | Decimal = 6
+    gwp_cap: bool = False
+    chunk: int = 64
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}")
+        doubled = Decimal(str(self.min_btn)) * 2
+        if doubled % 1 or not -200 <= doubled <= 200:
+            raise ValueError("min_btn must be a multiple of 0.5")
+        if self.chunk < 1:
+            raise ValueError("chunk must be at least 1")
+        btn_cap(0, 0, self.btn_cap)
+
+    @property
+    def min_btn_h(self) -> int:
+        """``min_btn`` in half-units."""
+        return int(Decimal(str(self.min_btn)) * 2)
+
+    def with_variants(self, items: list[str] | tuple[str, ...]) -> RouteSettings:
+        """Apply ``k=v`` strings (the command's ``--variant``); ValueError names a bad one."""
+        known = {f.name for f in fields(self)}
+        changes: dict[str, object] = {}
+        for item in items:
+            key, sep, raw = item.partition("=")
+            key, raw = key.strip(), raw.strip()
+            if not sep or key not in known:
+                raise ValueError(f"unknown variant {item!r} (known: {', '.join(sorted(known))})")
+            changes[key] = _convert(key, raw)
+        return replace(self, **changes)
+
+
+def _convert(key: str, raw: str) -> object:
+    if key == "gwp_cap":
+        if raw.lower() in ("1", "true", "yes", "on"):
+            return True
+        if raw.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"gwp_cap must be true or false, got {raw!r}")
+    if key == "min_btn":
+        try:
+            value = Decimal(raw)
+        except InvalidOperation:
+            raise ValueError(f"min_btn must be a number, got {raw!r}") from None
+        if not value.is_finite():
+            raise ValueError(f"min_btn must be a number, got {raw!r}")
+        return int(value) if value == value.to_integral_value() else value
+    if key == "chunk":
+        if not raw.isdigit():
+            raise ValueError(f"chunk must be a positive integer, got {raw!r}")
+        return int(raw)
+    return raw
