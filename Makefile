@@ -47,6 +47,8 @@ test: install services chromium lint
 bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/traderoutes.py
+	$(PY) bench/resolution.py
+	$(PY) bench/maps.py
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3

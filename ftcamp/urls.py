@@ -10,4 +10,6 @@ urlpatterns = [
     path("api/", include("ftcamp.api_urls")),
     path("", include("powers.urls")),
     path("", include("economy.urls")),
+    path("", include("trade.route_urls")),
+    path("", include("powers.map_urls")),
 ]

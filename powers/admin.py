@@ -231,3 +231,6 @@ class MembershipAdmin(admin.ModelAdmin):
     list_select_related = ("user", "power", "campaign")
     search_fields = ("user__username", "power__name")
     raw_id_fields = ("user",)
+
+
+from powers import admin_import  # noqa: E402, F401  (adds "Import sector file…" to CampaignAdmin)

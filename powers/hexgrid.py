@@ -113,3 +113,64 @@ def outline(hexes: Iterable[Hex]) -> list[tuple[Hex, int]]:
             if _from_cube(x + dx, z + dz) not in cells:
                 edges.append((h, i))
     return edges
+
+
+# --- closed outlines on an exact integer lattice ------------------------------------------------
+
+#: Corner i of a flat-topped hex relative to its centre, in lattice units: x in size/2, y in
+#: size*√3/2 (clockwise on screen from the east corner, as ``corners_px``).
+_CORNER_STEPS = ((2, 0), (1, 1), (-1, 1), (-2, 0), (-1, -1), (1, -1))
+
+Point = tuple[int, int]
+
+
+def corner_lattice(h: Hex, i: int) -> Point:
+    """Corner ``i`` of ``h`` as exact integers, so that shared corners compare equal."""
+    c = h.col - 1
+    dx, dy = _CORNER_STEPS[i % 6]
+    return 2 + 3 * c + dx, 2 * h.row - 1 + (c & 1) + dy
+
+
+def lattice_px(p: Point, size: float) -> tuple[float, float]:
+    """Pixel position of a lattice point (matches ``centre_px`` and ``corners_px``)."""
+    return p[0] * size / 2, p[1] * SQRT3 * size / 2
+
+
+def outline_loops(hexes: Iterable[Hex]) -> list[list[Point]]:
+    """The boundary of a union of hexes as closed loops of lattice corners (R-5.8).
+
+    Boundary sides (``outline``) run clockwise around each hex; every hex-grid corner joins
+    three hexes, so each boundary corner has exactly one outgoing boundary side and the sides
+    chain into loops without ambiguity: the outer edge clockwise, any holes anticlockwise.
+    Loops start at their smallest corner and come in sorted order, so output is deterministic.
+    """
+    nxt: dict[Point, Point] = {}
+    for h, side in outline(hexes):
+        nxt[corner_lattice(h, side)] = corner_lattice(h, side + 1)
+    loops: list[list[Point]] = []
+    for start in sorted(nxt):
+        if start not in nxt:
+            continue
+        loop = [start]
+        p = nxt.pop(start)
+        while p != start:
+            loop.append(p)
+            p = nxt.pop(p)
+        loops.append(loop)
+    return loops
+
+
+def hex_at_px(x: float, y: float, size: float) -> Hex:
+    """The hex whose area holds pixel ``(x, y)`` (the inverse of ``centre_px``; static/js/map.js
+    does the same sums in the browser)."""
+    q = (x - size) / (1.5 * size)
+    z = (y - SQRT3 * size / 2) / (SQRT3 * size) - q / 2
+    cx, cz = q, z
+    cy = -cx - cz
+    rx, ry, rz = round(cx), round(cy), round(cz)
+    dx, dy, dz = abs(rx - cx), abs(ry - cy), abs(rz - cz)
+    if dx > dy and dx > dz:
+        rx = -ry - rz
+    elif dy <= dz:
+        rz = -rx - ry
+    return _from_cube(rx, rz)

@@ -13,6 +13,12 @@ from ftcamp.celery import app as celery_app
 from tests.helpers import ROOT, children, wait_for
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _static_root() -> None:
+    # whitenoise warns (an error under filterwarnings) when STATIC_ROOT does not exist yet
+    Path(django_settings.STATIC_ROOT).mkdir(exist_ok=True)
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
     # PBKDF2's deliberate slowness buys nothing in tests and costs most of their time.

@@ -75,3 +75,52 @@ def test_outline_of_one_hex_and_of_two_neighbours() -> None:
     assert len(pair) == 10  # the shared side is inside
     ring1 = list(within(Hex(5, 5), 1))
     assert len(outline(ring1)) == 18  # a radius-1 flower: 6 hexes x 3 outer sides
+
+
+def test_corner_lattice_matches_pixel_corners() -> None:
+    from powers.hexgrid import corner_lattice, corners_px, lattice_px
+
+    for h in (Hex(1, 1), Hex(2, 1), Hex(7, 12), Hex(32, 40)):
+        for i, (x, y) in enumerate(corners_px(h, 10)):
+            lx, ly = lattice_px(corner_lattice(h, i), 10)
+            assert abs(lx - x) < 1e-9 and abs(ly - y) < 1e-9
+
+
+def test_outline_loops_of_one_hex_a_flower_and_a_ring_with_a_hole() -> None:
+    from powers.hexgrid import corner_lattice, outline_loops
+
+    (single,) = outline_loops([Hex(5, 5)])
+    assert sorted(single) == sorted(corner_lattice(Hex(5, 5), i) for i in range(6))
+    (flower,) = outline_loops(within(Hex(4, 4), 1))  # odd and even columns mixed
+    assert len(flower) == 18
+    outer, hole = outline_loops(ring(Hex(6, 6), 1))  # the six neighbours, centre missing
+    assert len(outer) == 18 and len(hole) == 6
+    assert sorted(hole) == sorted(corner_lattice(Hex(6, 6), i) for i in range(6))
+    # two separate hexes give two loops; the order is stable
+    assert outline_loops([Hex(9, 9), Hex(1, 1)]) == outline_loops([Hex(1, 1), Hex(9, 9)])
+    assert len(outline_loops([Hex(1, 1), Hex(9, 9)])) == 2
+
+
+def test_hub_outline_of_rings_around_two_nodes_hides_them() -> None:
+    """R-5.8: the union of radius-1 rings around centre 0505 and node 0707 is one loop whose
+    corners are all on the outside: no corner of either member hex is inside the outline."""
+    from powers.hexgrid import corner_lattice, outline_loops
+
+    members = [Hex(5, 5), Hex(7, 7)]
+    area = {h for m in members for h in within(m, 1)}
+    loops = outline_loops(area)
+    assert len(loops) == 1
+    corners = set(loops[0])
+    for m in members:
+        assert not corners & {corner_lattice(m, i) for i in range(6)}
+
+
+@pytest.mark.parametrize("code", ["0101", "0201", "0505", "0606", "1910", "3240", "9999"])
+def test_hex_at_px_inverts_centre_px(code: str) -> None:
+    from powers.hexgrid import centre_px, corners_px, hex_at_px
+
+    h = Hex.parse(code)
+    x, y = centre_px(h, 24)
+    assert hex_at_px(x, y, 24) == h
+    for cx, cy in corners_px(h, 24):  # just inside each corner
+        assert hex_at_px(x + 0.9 * (cx - x), y + 0.9 * (cy - y), 24) == h

@@ -254,3 +254,35 @@ class PowerTax(CampaignScoped):
 
     def __str__(self) -> str:
         return f"{self.power}: {self.get_edge_display()} tax {self.tax}"
+
+
+class RouteJob(models.Model):
+    """A trade-route mapping run (seed 002), cached by the hash of its input: the same sector
+    files (or campaign statistics) and settings give back the stored result at once."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    input_hash = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=300, help_text="What was mapped, for people.")
+    inputs = models.JSONField(
+        default=dict, help_text="Uploaded files {name, text, xml}, or a campaign id; variants."
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(100)])
+    message = models.TextField(blank=True, default="")
+    summary = models.JSONField(default=dict, help_text="Worlds, pairs, legs by class, skipped.")
+    result_json = models.TextField(blank=True, default="")
+    result_svg = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "trade-route job"
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.label} ({self.get_status_display()})"

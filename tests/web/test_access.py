@@ -18,6 +18,7 @@ from economy.models import Round
 from powers.models import FleetGroup
 from tests.web.factories import make_campaign, make_user
 from trade.models import TradeHub
+from trade.route_urls import POLICY as ROUTE_POLICY
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +71,8 @@ POLICY = {
     "api-report": "member",
     "api-ledger": "member",
 }
-# Other apps' routes are registered in their own policy tables, merged here when present.
+# Other apps' routes keep their own policy tables next to their urls, merged here.
+POLICY.update(ROUTE_POLICY)
 try:  # maps (issue 7) keep their own table next to their views
     from powers.map_urls import POLICY as MAP_POLICY  # type: ignore[attr-defined]
 
@@ -135,6 +137,7 @@ def url_for(name: str, pattern: str, world) -> str:  # type: ignore[no-untyped-d
         "uidb64": "MQ",
         "token": "set-password",
         "hex": "0101",
+        "digest": "0" * 64,
     }
     kwargs = {k: values[k] for k in re.findall(r"<(?:\w+:)?(\w+)>", pattern)}
     return reverse(name, kwargs=kwargs)
