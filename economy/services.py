@@ -75,6 +75,17 @@ def audit(
     )
 
 
+def _audit_sheet(power: Power, rnd: Round, actor: str, action: str, **detail: Any) -> None:
+    audit(
+        campaign_id=power.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action=action,
+        power=power.key,
+        **detail,
+    )
+
+
 # --- order sheets -------------------------------------------------------------------------
 
 
@@ -117,14 +128,7 @@ def add_order(*, power: Power, payload: dict[str, Any], actor: str, strict: bool
         sheet=sheet, position=position, payload=payload, error="; ".join(errors)
     )
     _touch(sheet)
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="order_added",
-        power=power.key,
-        position=position,
-    )
+    _audit_sheet(power, rnd, actor, "order_added", position=position)
     return order
 
 
@@ -143,14 +147,7 @@ def update_order(
     order.error = "; ".join(errors)
     order.save(update_fields=["payload", "error"])
     _touch(order.sheet)
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="order_updated",
-        power=power.key,
-        position=position,
-    )
+    _audit_sheet(power, rnd, actor, "order_updated", position=position)
     return order
 
 
@@ -164,14 +161,7 @@ def remove_order(*, power: Power, position: int, actor: str) -> None:
         raise OrderNotFound(f"No order at position {position}.")
     _renumber(sheet, [o for o in sheet.orders.order_by("position")])
     _touch(sheet)
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="order_removed",
-        power=power.key,
-        position=position,
-    )
+    _audit_sheet(power, rnd, actor, "order_removed", position=position)
 
 
 @transaction.atomic
@@ -186,15 +176,7 @@ def move_order(*, power: Power, position: int, to: int, actor: str) -> None:
     orders.insert(max(0, min(to, len(orders))), moving)
     _renumber(sheet, orders)
     _touch(sheet)
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="order_moved",
-        power=power.key,
-        position=position,
-        to=to,
-    )
+    _audit_sheet(power, rnd, actor, "order_moved", position=position, to=to)
 
 
 def _renumber(sheet: OrderSheet, orders: list[Order]) -> None:
@@ -243,13 +225,7 @@ def submit_sheet(*, power: Power, actor: str) -> OrderSheet:
     sheet.status = SheetStatus.SUBMITTED
     sheet.submitted_at = timezone.now()
     sheet.save(update_fields=["status", "submitted_at", "updated_at"])
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="sheet_submitted",
-        power=power.key,
-    )
+    _audit_sheet(power, rnd, actor, "sheet_submitted")
     waiting = _powers_not_submitted(rnd)
     if not waiting:
         if not rnd.paused:
@@ -267,13 +243,7 @@ def withdraw_sheet(*, power: Power, actor: str) -> OrderSheet:
     sheet.status = SheetStatus.DRAFT
     sheet.submitted_at = None
     sheet.save(update_fields=["status", "submitted_at", "updated_at"])
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="sheet_withdrawn",
-        power=power.key,
-    )
+    _audit_sheet(power, rnd, actor, "sheet_withdrawn")
     return sheet
 
 
@@ -404,6 +374,9 @@ def _resolve_claimed(round_id: int) -> None:
         rejected=[r.as_json() for r in result.rejected],
         events=[e.as_json() for e in result.events],
     )
+    from trade.services import record_round  # trade's services import this module
+
+    record_round(campaign_id=campaign.pk, round_number=rnd.number, start=start, result=result)
     now = timezone.now()
     rnd.status = RoundStatus.RESOLVED
     rnd.resolved_at = now
@@ -515,6 +488,44 @@ def sweep(*, now: Any = None) -> list[int]:
     for round_id in due:
         enqueue_resolution(round_id)
     return due
+
+
+def replay(*, campaign: Campaign, number: int) -> list[str]:
+    """Re-run a resolved round from its stored inputs (state, orders, seed; R-0.3) and compare
+    with what was saved: the differences, as ``path: stored X, replayed Y`` (none means equal)."""
+    record = RoundRecord.objects.filter(round__campaign=campaign, round__number=number).first()
+    if record is None:
+        raise ValueError(f"Round {number} has not been resolved.")
+    state = parse_state(record.state)
+    result = resolve(state, flatten(record.orders), round_rng(record.seed, state.round))
+    nxt = RoundRecord.objects.filter(round__campaign=campaign, round__number=number + 1).first()
+    stored = nxt.state if nxt else export_state(Campaign.objects.get(pk=campaign.pk))
+    replayed = dump_state(result.state)
+    diffs = _differences(
+        dump_state(parse_state(stored)), dump_state(parse_state(replayed)), "state"
+    )
+    lines = list(
+        LedgerLine.objects.filter(campaign=campaign, round_number=number)
+        .order_by("seq")
+        .values_list("power__key", "step", "where", "resource", "amount", "rule")
+    )
+    again = [(x.power, x.step, x.where, x.resource, x.amount, x.rule) for x in result.ledger]
+    if lines != again:
+        diffs.append(f"ledger: stored {len(lines)} lines, replayed {len(again)} differ")
+    return diffs
+
+
+def _differences(a: Any, b: Any, path: str) -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        out: list[str] = []
+        for key in sorted(set(a) | set(b)):
+            out += _differences(a.get(key), b.get(key), f"{path}.{key}")
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        if all(isinstance(x, dict) and "id" in x for x in a + b):
+            return _differences({x["id"]: x for x in a}, {x["id"]: x for x in b}, path)
+        return [] if sorted(map(repr, a)) == sorted(map(repr, b)) else [f"{path}: {a} != {b}"]
+    return [] if a == b else [f"{path}: stored {a!r}, replayed {b!r}"]
 
 
 # --- admin controls -----------------------------------------------------------------------

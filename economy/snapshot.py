@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from django.db import connection, models
+from django.db import models
 
-from powers.db import hex_code
+from powers.db import bulk_update, hex_code
 from powers.models import (
     BubbleOutpost,
     BubbleSensor,
@@ -232,33 +232,6 @@ def _sync(
     if created:
         model.objects.bulk_create(created, batch_size=1000)
     return out
-
-
-def bulk_update(model: type[models.Model], objs: list[Any], fields: list[str]) -> None:
-    """``bulk_update`` that stays linear on PostgreSQL: one ``UPDATE ... FROM (VALUES ...)`` per
-    chunk instead of Django's CASE expressions, which grow quadratically with the batch."""
-    if connection.vendor != "postgresql":
-        model.objects.bulk_update(objs, fields, batch_size=500)
-        return
-    meta = model._meta
-    cols = [meta.get_field(f) for f in fields]
-    q = connection.ops.quote_name
-    sets = ", ".join(f"{q(c.column)} = v.c{i}::{c.db_type(connection)}" for i, c in enumerate(cols))
-    names = ", ".join(["id", *(f"c{i}" for i in range(len(cols)))])
-    row = "(" + ", ".join(["%s"] * (len(cols) + 1)) + ")"
-    with connection.cursor() as cur:
-        for start in range(0, len(objs), 2000):
-            chunk = objs[start : start + 2000]
-            params: list[Any] = []
-            for obj in chunk:
-                params.append(obj.pk)
-                params.extend(c.get_db_prep_save(getattr(obj, c.attname), connection) for c in cols)
-            cur.execute(
-                f"UPDATE {q(meta.db_table)} AS t SET {sets} "  # noqa: S608 - names from the model
-                f"FROM (VALUES {', '.join([row] * len(chunk))}) AS v({names}) "
-                "WHERE t.id = v.id::bigint",
-                params,
-            )
 
 
 def _by_key(qs: Iterable[Any]) -> dict[str, Any]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -166,64 +168,54 @@ def edit_order(
     return render(request, template, _sheet_context(power, form=form))
 
 
-@login_required
-@require_POST
-def remove_order(
-    request: HttpRequest, campaign_id: int, power_key: str, position: int
-) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
-    try:
-        services.remove_order(power=power, position=position, actor=_actor(request))
-    except services.RoundNotOpen as exc:
-        return _closed(request, power, exc)
-    except services.OrderNotFound as exc:
-        raise Http404(str(exc)) from None
-    return _after_write(request, power)
+def sheet_write(view: Callable[..., None]) -> Callable[..., HttpResponse]:
+    """A POST that changes the power's sheet through a service: the access gate first, then
+    409 if the round is closed, 404 for a missing order, else the refreshed sheet."""
+
+    @login_required
+    @require_POST
+    @wraps(view)
+    def wrapper(
+        request: HttpRequest, campaign_id: int, power_key: str, **kwargs: Any
+    ) -> HttpResponse:
+        power = _power(request, campaign_id, power_key)
+        try:
+            view(request, power, **kwargs)
+        except services.RoundNotOpen as exc:
+            return _closed(request, power, exc)
+        except services.OrderNotFound as exc:
+            raise Http404(str(exc)) from None
+        return _after_write(request, power)
+
+    return wrapper
 
 
-@login_required
-@require_POST
-def move_order(
-    request: HttpRequest, campaign_id: int, power_key: str, position: int
-) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
-    try:
-        to = int(request.POST.get("to", ""))
-        services.move_order(power=power, position=position, to=to, actor=_actor(request))
-    except ValueError:
-        return HttpResponse("to: expected a position", status=400)
-    except services.RoundNotOpen as exc:
-        return _closed(request, power, exc)
-    except services.OrderNotFound as exc:
-        raise Http404(str(exc)) from None
-    return _after_write(request, power)
+@sheet_write
+def remove_order(request: HttpRequest, power: Power, position: int) -> None:
+    services.remove_order(power=power, position=position, actor=_actor(request))
 
 
-@login_required
-@require_POST
-def declare(request: HttpRequest, campaign_id: int, power_key: str, group_key: str) -> HttpResponse:
+@sheet_write
+def move_order(request: HttpRequest, power: Power, position: int) -> None:
+    to = request.POST.get("to", "")
+    if not to.lstrip("-").isdigit():
+        raise services.OrderNotFound("to: expected a position")
+    services.move_order(power=power, position=position, to=int(to), actor=_actor(request))
+
+
+@sheet_write
+def declare(request: HttpRequest, power: Power, group_key: str) -> None:
     """A fleet group's declaration for the round (R-2), kept as one declare_group order."""
-    power = _power(request, campaign_id, power_key)
     payload = payload_from("declare_group", {**request.POST.dict(), "group": group_key})
-    try:
-        services.set_declaration(power=power, payload=payload, actor=_actor(request))
-    except services.RoundNotOpen as exc:
-        return _closed(request, power, exc)
-    return _after_write(request, power)
+    services.set_declaration(power=power, payload=payload, actor=_actor(request))
 
 
-@login_required
-@require_POST
-def submit(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
-    try:
-        if request.POST.get("action") == "withdraw":
-            services.withdraw_sheet(power=power, actor=_actor(request))
-        else:
-            services.submit_sheet(power=power, actor=_actor(request))
-    except services.RoundNotOpen as exc:
-        return _closed(request, power, exc)
-    return _after_write(request, power)
+@sheet_write
+def submit(request: HttpRequest, power: Power) -> None:
+    if request.POST.get("action") == "withdraw":
+        services.withdraw_sheet(power=power, actor=_actor(request))
+    else:
+        services.submit_sheet(power=power, actor=_actor(request))
 
 
 def _after_write(request: HttpRequest, power: Power) -> HttpResponse:

@@ -179,6 +179,19 @@ MAX_LOYALTY = {
 }
 
 EHEX = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # Traveller extended hex (no I, no O)
+#: The UWP's digits after the starport, in order (the tech level follows the dash).
+UWP_DIGITS = ("size", "atmosphere", "hydrographics", "population", "government", "law")
+#: A system's world statistics as stored: the UWP, bases, codes, zone, PBG and allegiance.
+WORLD_STATISTICS = (
+    "starport",
+    *UWP_DIGITS,
+    "tech_level",
+    "bases",
+    "trade_codes",
+    "zone",
+    "pbg",
+    "allegiance",
+)
 
 
 def ehex(value: int | None) -> str:

@@ -21,8 +21,10 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from powers import services
+from powers.db import bulk_update
 from powers.models import (
     MAX_LOYALTY,
+    WORLD_STATISTICS,
     Campaign,
     HexType,
     MapHex,
@@ -196,7 +198,7 @@ def import_into(*, campaign: Campaign, files: Sequence[str | Path | SectorFile])
             update.append(system)
         _apply(system, world, hexes[(col, row)])
     StarSystem.objects.bulk_create(create)
-    StarSystem.objects.bulk_update(update, UPDATED_FIELDS, batch_size=500)
+    bulk_update(StarSystem, update, UPDATED_FIELDS)
     report.created, report.updated = len(create), len(update)
     report.skipped.sort(key=lambda s: (s.path, s.line_no))
     return report
@@ -210,19 +212,7 @@ UPDATED_FIELDS = [
     "rate_gal",
     "rate_bio",
     "rate_pl",
-    "starport",
-    "size",
-    "atmosphere",
-    "hydrographics",
-    "population",
-    "government",
-    "law",
-    "tech_level",
-    "bases",
-    "trade_codes",
-    "zone",
-    "pbg",
-    "allegiance",
+    *WORLD_STATISTICS,
 ]
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from powers.models import Campaign, StarSystem
+from powers.models import UWP_DIGITS, Campaign, StarSystem
 from trade.models import RouteJob
 from trade.routes import (
     PlacedWorld,
@@ -81,11 +81,8 @@ def job_for_uploads(uploads: list[Upload], variants: list[str]) -> RouteJob:
     return _job(", ".join(u.name for u in uploads), inputs)
 
 
-UWP_FIELDS = ("size", "atmosphere", "hydrographics", "population", "government", "law")
-
-
 def _world_row(s: StarSystem) -> dict[str, Any] | None:
-    digits = {f: getattr(s, f) for f in (*UWP_FIELDS, "tech_level")}
+    digits = {f: getattr(s, f) for f in (*UWP_DIGITS, "tech_level")}
     if not s.starport or any(d is None for d in digits.values()):
         return None  # no statistics: nothing to trade on
     return {
@@ -118,7 +115,7 @@ def _world(sector: str, row: dict[str, Any]) -> World:
         name=row["name"],
         uwp=row["uwp"],
         starport=row["starport"],
-        **{f: row[f] for f in (*UWP_FIELDS, "tech_level")},
+        **{f: row[f] for f in (*UWP_DIGITS, "tech_level")},
         bases=row["bases"],
         remarks=tuple(row["remarks"].split()),
         zone=row["zone"],

@@ -11,6 +11,7 @@ from django.utils import timezone
 from economy import services
 from economy.models import AuditEvent, LedgerLine, OrderSheet, Round, RoundRecord
 from economy.snapshot import export_state
+from powers.models import Power
 from tests.web.factories import make_campaign
 
 pytestmark = pytest.mark.django_db
@@ -231,3 +232,17 @@ def test_move_and_remove_keep_positions_contiguous() -> None:
     assert amounts == [(0, 3), (1, 2)]
     with pytest.raises(services.OrderNotFound):
         services.remove_order(power=p0, position=5, actor="t")
+
+
+def test_a_resolved_round_replays_identically_from_its_inputs() -> None:
+    world = make_campaign()
+    services.add_order(
+        power=world.powers[0], payload={"type": "gal_transfer", "to": "p1", "amount": 4}, actor="t"
+    )
+    submit_everyone(world)
+    assert services.resolve_round(round_id=open_round(world.campaign).pk)
+    assert services.replay(campaign=world.campaign, number=1) == []
+    Power.objects.filter(pk=world.powers[0].pk).update(gal=1)  # an edit after the fact shows
+    assert services.replay(campaign=world.campaign, number=1) == [
+        "state.powers.p0.gal: stored 1, replayed 107"
+    ]
