@@ -374,9 +374,6 @@ def _resolve_claimed(round_id: int) -> None:
         rejected=[r.as_json() for r in result.rejected],
         events=[e.as_json() for e in result.events],
     )
-    from trade.services import record_round  # trade's services import this module
-
-    record_round(campaign_id=campaign.pk, round_number=rnd.number, start=start, result=result)
     now = timezone.now()
     rnd.status = RoundStatus.RESOLVED
     rnd.resolved_at = now
