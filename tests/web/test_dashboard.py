@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.http import HttpRequest
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def login(client: Client, username: str) -> None:
-    assert client.login(username=username, password=PASSWORD)
+    assert client.login(request=HttpRequest(), username=username, password=PASSWORD)
 
 
 def dashboard_url(world, i: int) -> str:  # type: ignore[no-untyped-def]

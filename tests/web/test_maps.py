@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from django.db import connection
+from django.http import HttpRequest
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -42,7 +43,7 @@ def parse(svg: str) -> ET.Element:
 
 
 def login(client: Client, username: str) -> None:
-    assert client.login(username=username, password=PASSWORD)
+    assert client.login(request=HttpRequest(), username=username, password=PASSWORD)
 
 
 def _h(code: str) -> tuple[int, int]:

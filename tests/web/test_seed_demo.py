@@ -1,5 +1,6 @@
 import pytest
 from django.core.management import call_command
+from django.http import HttpRequest
 from django.test import Client
 
 from powers.demo import DEMO_NAME, demo_password
@@ -37,5 +38,5 @@ def test_demo_models_are_valid() -> None:
 
 def test_demo_logins_work(client: Client) -> None:
     call_command("seed_demo")
-    assert client.login(username="esu", password=demo_password("esu"))
+    assert client.login(request=HttpRequest(), username="esu", password=demo_password("esu"))
     assert client.get("/campaigns/").status_code == 200
