@@ -27,7 +27,18 @@ from powers.models import (
     StarSystem,
     Static,
 )
-from trade.models import HubLink, HubNode, MarketEdge, PowerTax, Shipment, TradeHub
+from trade.models import (
+    Agreement,
+    HubLink,
+    HubNode,
+    MarketBan,
+    MarketEdge,
+    Motion,
+    PowerTax,
+    Shipment,
+    TradeHub,
+    Vote,
+)
 
 RES3 = ("ore", "bio", "pl")
 
@@ -41,7 +52,7 @@ def _decimal(value: Decimal) -> str:
 
 
 def export_state(campaign: Campaign) -> dict[str, Any]:
-    """The campaign's current state as a contract §1 object (16 queries, whatever its size)."""
+    """The campaign's current state as a contract §1 object (20 queries, whatever its size)."""
     cid = campaign.pk
     powers = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
     hubs = dict(TradeHub.objects.filter(campaign_id=cid).values_list("id", "key"))
@@ -86,6 +97,10 @@ def export_state(campaign: Campaign) -> dict[str, Any]:
         "power_id", "edge", "tax"
     ):
         power_tax.setdefault(powers[power_id], {})[edge] = _decimal(tax)
+    banned = sorted(
+        powers[p]
+        for p in MarketBan.objects.filter(campaign_id=cid).values_list("power_id", flat=True)
+    )
     return {
         "round": campaign.current_round,
         "seed": campaign.seed,
@@ -170,6 +185,7 @@ def export_state(campaign: Campaign) -> dict[str, Any]:
             "tax": {e: _decimal(edges[e].tax) for e in sorted(edges)},
             "volume": {e: edges[e].volume for e in sorted(edges)},
             **({"power_tax": power_tax} if power_tax else {}),
+            **({"banned": banned} if banned else {}),
         },
         "shipments": [
             {
@@ -196,7 +212,73 @@ def export_state(campaign: Campaign) -> dict[str, Any]:
             }
             for b in CommandBubble.objects.filter(campaign_id=cid).order_by("key")
         ],
+        "agreements": _export_agreements(cid, powers, hubs),
+        "un": {"motions": _export_motions(cid, powers)},
     }
+
+
+def _export_agreements(cid: int, powers: dict[int, str], hubs: dict[int, str]) -> list[Any]:
+    """R-5.5: the accepted agreements still running, with each party's private hubs."""
+    out = []
+    for ag in Agreement.objects.filter(campaign_id=cid, status=Agreement.Status.ACCEPTED).order_by(
+        "key"
+    ):
+        legs = []
+        for side in ("a", "b"):
+            if getattr(ag, f"{side}_amount") > 0:
+                leg = {
+                    "from": powers[getattr(ag, "proposer_id" if side == "a" else "partner_id")],
+                    "resource": getattr(ag, f"{side}_resource"),
+                    "amount": getattr(ag, f"{side}_amount"),
+                    "status": getattr(ag, f"{side}_status"),
+                }
+                if getattr(ag, f"{side}_shipment"):
+                    leg["shipment"] = getattr(ag, f"{side}_shipment")
+                if getattr(ag, f"{side}_note"):
+                    leg["note"] = getattr(ag, f"{side}_note")
+                legs.append(leg)
+        out.append(
+            {
+                "id": ag.key,
+                "a": powers[ag.proposer_id],
+                "b": powers[ag.partner_id],
+                "deposit": ag.deposit,
+                "delivery": ag.delivery,
+                "legs": legs,
+                "hubs": {
+                    powers[ag.proposer_id]: {
+                        "send": hubs.get(ag.a_send_hub_id),
+                        "receive": hubs.get(ag.a_receive_hub_id),
+                    },
+                    powers[ag.partner_id]: {
+                        "send": hubs.get(ag.b_send_hub_id),
+                        "receive": hubs.get(ag.b_receive_hub_id),
+                    },
+                },
+            }
+        )
+    return out
+
+
+def _export_motions(cid: int, powers: dict[int, str]) -> list[Any]:
+    """R-6.4: the motions before the committee this round, with the votes cast so far."""
+    votes: dict[int, dict[str, str]] = {}
+    for motion_id, member_id, choice in Vote.objects.filter(
+        motion__campaign_id=cid, motion__status=Motion.Status.SUBMITTED
+    ).values_list("motion_id", "member_id", "choice"):
+        votes.setdefault(motion_id, {})[powers[member_id]] = choice
+    out = []
+    for m in Motion.objects.filter(campaign_id=cid, status=Motion.Status.SUBMITTED).order_by("key"):
+        item: dict[str, Any] = {"id": m.key, "by": powers[m.proposer_id], "kind": m.kind}
+        if m.edge:
+            item["edge"] = m.edge
+        if m.target_id:
+            item["power"] = powers[m.target_id]
+        if m.value is not None:
+            item["rate" if m.kind == "rate" else "tax"] = _decimal(m.value)
+        item["votes"] = dict(sorted(votes.get(m.pk, {}).items()))
+        out.append(item)
+    return out
 
 
 # --- writing -----------------------------------------------------------------------------
@@ -415,7 +497,117 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
             for t in PowerTax.objects.filter(campaign_id=cid).select_related("power")
         },
     )
+    _sync(
+        MarketBan,
+        campaign,
+        {power: {"power_id": pid[power]} for power in market.get("banned", [])},
+        {b.power.key: b for b in MarketBan.objects.filter(campaign_id=cid).select_related("power")},
+    )
     _write_bubbles(campaign, state.get("bubbles", []), pid)
+    _write_agreements(campaign, state.get("agreements", []), pid, hub_rows)
+    _write_motions(campaign, state.get("un", {}).get("motions", []), pid, state["round"])
+
+
+def _write_agreements(
+    campaign: Campaign, agreements: list[dict[str, Any]], pid: dict[str, int], hubs: dict[str, Any]
+) -> None:
+    """R-5.5: agreements in the state are accepted ones (created if new, e.g. from a case);
+    an accepted agreement no longer in the state has been delivered and is closed."""
+    cid = campaign.pk
+    existing = _by_key(Agreement.objects.filter(campaign_id=cid))
+
+    def hub_id(key: str | None) -> int | None:
+        return hubs[key].pk if key in hubs else None
+
+    desired: dict[str, dict[str, Any]] = {}
+    for ag in agreements:
+        legs = {leg["from"]: leg for leg in ag.get("legs", [])}
+        values: dict[str, Any] = {
+            "key": ag["id"],
+            "proposer_id": pid[ag["a"]],
+            "partner_id": pid[ag["b"]],
+            "status": Agreement.Status.ACCEPTED,
+            "deposit_col": _xy(ag["deposit"])[0],
+            "deposit_row": _xy(ag["deposit"])[1],
+            "delivery": ag["delivery"],
+        }
+        for side, who in (("a", ag["a"]), ("b", ag["b"])):
+            leg = legs.get(who, {})
+            choice = ag.get("hubs", {}).get(who, {})
+            values.update(
+                {
+                    f"{side}_resource": leg.get("resource", ""),
+                    f"{side}_amount": leg.get("amount", 0),
+                    f"{side}_status": leg.get("status", "pending"),
+                    f"{side}_shipment": leg.get("shipment") or "",
+                    f"{side}_note": (leg.get("note") or "")[:300],
+                    f"{side}_send_hub_id": hub_id(choice.get("send")),
+                    f"{side}_receive_hub_id": hub_id(choice.get("receive")),
+                }
+            )
+        desired[ag["id"]] = values
+    for key, obj in existing.items():
+        if obj.status == Agreement.Status.ACCEPTED and key not in desired:
+            desired[key] = {"status": Agreement.Status.CLOSED}
+    fields = sorted({f for values in desired.values() for f in values})
+    changed, created = [], []
+    for key, values in desired.items():
+        obj = existing.get(key)
+        if obj is None:
+            created.append(
+                Agreement(campaign=campaign, created_round=state_round(values), **values)
+            )
+        elif any(getattr(obj, f) != v for f, v in values.items()):
+            for f, v in values.items():
+                setattr(obj, f, v)
+            changed.append(obj)
+    if changed:
+        Agreement.objects.bulk_update(changed, fields)
+    if created:
+        Agreement.objects.bulk_create(created)
+
+
+def state_round(values: dict[str, Any]) -> int:
+    """A created agreement's round: one before its delivery at the latest."""
+    return max(1, int(values.get("delivery", 2)) - 1)
+
+
+def _write_motions(
+    campaign: Campaign, motions: list[dict[str, Any]], pid: dict[str, int], round_number: int
+) -> None:
+    """R-6.4: the motions in the state are before the committee this round, with their votes;
+    motions decided earlier are history and are left as they are."""
+    cid = campaign.pk
+    rows = _sync(
+        Motion,
+        campaign,
+        {
+            m["id"]: {
+                "key": m["id"],
+                "round_number": round_number,
+                "proposer_id": pid[m["by"]],
+                "kind": m["kind"],
+                "edge": m.get("edge") or "",
+                "target_id": pid[m["power"]] if m.get("power") else None,
+                "value": Decimal(m["rate"] if m["kind"] == "rate" else m["tax"])
+                if ("rate" in m or "tax" in m)
+                else None,
+                "status": Motion.Status.SUBMITTED,
+            }
+            for m in motions
+        },
+        _by_key(Motion.objects.filter(campaign_id=cid, key__in=[m["id"] for m in motions])),
+        delete=False,
+    )
+    ids = [r.pk for r in rows.values()]
+    if not ids:
+        return
+    Vote.objects.filter(motion_id__in=ids).delete()
+    Vote.objects.bulk_create(
+        Vote(motion=rows[m["id"]], member_id=pid[who], choice=choice)
+        for m in motions
+        for who, choice in m.get("votes", {}).items()
+    )
 
 
 def _write_hubs(

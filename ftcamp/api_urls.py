@@ -1,6 +1,6 @@
 """The JSON API (token or session auth) and its OpenAPI schema and docs page."""
 
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from economy import api as economy_api
@@ -31,4 +31,5 @@ urlpatterns = [
     path(C + "projection/", economy_api.Projection.as_view(), name="api-projection"),
     path(C + "reports/<int:number>/", economy_api.Report.as_view(), name="api-report"),
     path(C + "ledger/", economy_api.Ledger.as_view(), name="api-ledger"),
+    path("", include("trade.api_urls")),
 ]

@@ -173,6 +173,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 # A claim older than this with no result is presumed dead and returned to open.
 FTCAMP_STALL_SECONDS = env_int("FTCAMP_STALL_SECONDS", 600)
+# A round this long past its deadline and still unresolved is logged as an error by every sweep.
+FTCAMP_OVERDUE_GRACE_SECONDS = env_int("FTCAMP_OVERDUE_GRACE_SECONDS", 600)
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "ftcamp@localhost")

@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("economy.urls")),
     path("", include("trade.route_urls")),
     path("", include("powers.map_urls")),
+    path("", include("trade.urls")),
 ]

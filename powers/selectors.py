@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Sum
 
-from economy.models import Round, RoundStatus
+from economy.models import LedgerLine, Round, RoundStatus
 from powers.models import Membership, Power, StarSystem
 from trade.models import HubNode, TradeHub
 
@@ -90,3 +90,23 @@ def power_dashboard(*, power: Power) -> Dashboard:
         rows=[SystemRow(s, hub_at.get((s.hex.col, s.hex.row), "")) for s in systems],
         hubs=rows,
     )
+
+
+def bank_history(*, power: Power) -> tuple[list[str], dict[str, list[int]]]:
+    """The power's Gal and TP banks at the start of every round so far (R-1.1), rebuilt from
+    the current banks and the ledger's net change per round: one query."""
+    net: dict[tuple[int, str], int] = {
+        (row["round_number"], row["resource"]): row["total"]
+        for row in LedgerLine.objects.filter(power=power, where="bank")
+        .values("round_number", "resource")
+        .annotate(total=Sum("amount"))
+    }
+    current = power.campaign.current_round
+    series: dict[str, list[int]] = {"Gal": [], "TP": []}
+    for name, resource, now in (("Gal", "gal", power.gal), ("TP", "tp", power.tp)):
+        value, points = now, [now]
+        for number in range(current - 1, 0, -1):
+            value -= net.get((number, resource), 0)
+            points.append(value)
+        series[name] = points[::-1]
+    return [f"R{n}" for n in range(1, current + 1)], series

@@ -10,6 +10,7 @@ from rest_framework.authtoken.models import Token
 
 from powers import selectors
 from powers.access import access_power_for_user, power_of_user_in_campaign
+from powers.charts import line_chart
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -32,7 +33,16 @@ def campaign(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def dashboard(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
     power = access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
     board = selectors.power_dashboard(power=power)
-    return render(request, "powers/dashboard.html", {"board": board, "power": power})
+    labels, series = selectors.bank_history(power=power)
+    chart = line_chart(
+        f"Banks of {power.name} at the start of each round",
+        labels,
+        series,
+        {"Gal": "#b7791f", "TP": "#2f5bd3"},
+    )
+    return render(
+        request, "powers/dashboard.html", {"board": board, "power": power, "bank_chart": chart}
+    )
 
 
 @login_required

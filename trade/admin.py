@@ -6,7 +6,19 @@ from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
-from trade.models import HubLink, HubNode, MarketEdge, Shipment, TradeHub
+from trade.models import (
+    Agreement,
+    AgreementEvent,
+    HubLink,
+    HubNode,
+    MarketBan,
+    MarketEdge,
+    Motion,
+    RateHistory,
+    Shipment,
+    TradeHub,
+    Vote,
+)
 
 
 class HubNodeInline(admin.TabularInline):
@@ -82,3 +94,53 @@ class ShipmentAdmin(admin.ModelAdmin):
 class MarketEdgeAdmin(admin.ModelAdmin):
     list_display = ("campaign", "edge", "rate", "tax")
     list_filter = ("campaign", "edge")
+
+
+class AgreementEventInline(admin.TabularInline):
+    model = AgreementEvent
+    fields = ("round_number", "power", "action", "terms")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+
+@admin.register(Agreement)
+class AgreementAdmin(admin.ModelAdmin):
+    """Trade agreements (R-5.5); negotiated by the players, inspected here."""
+
+    list_display = ("key", "proposer", "partner", "status", "delivery", "a_status", "b_status")
+    list_filter = ("campaign", "status")
+    search_fields = ("key", "proposer__name", "partner__name")
+    list_select_related = ("proposer", "partner")
+    inlines = (AgreementEventInline,)
+
+
+class VoteInline(admin.TabularInline):
+    model = Vote
+    fields = ("member", "choice")
+    extra = 0
+
+
+@admin.register(Motion)
+class MotionAdmin(admin.ModelAdmin):
+    """UN Monetary Committee motions and votes (R-6.4); membership is ``Power.un_member``."""
+
+    list_display = ("key", "round_number", "proposer", "kind", "edge", "value", "status")
+    list_filter = ("campaign", "status", "kind")
+    search_fields = ("key", "proposer__name")
+    list_select_related = ("proposer",)
+    inlines = (VoteInline,)
+
+
+@admin.register(MarketBan)
+class MarketBanAdmin(admin.ModelAdmin):
+    list_display = ("power", "campaign")
+    list_filter = ("campaign",)
+    search_fields = ("power__name",)
+
+
+@admin.register(RateHistory)
+class RateHistoryAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "round_number", "edge", "rate", "tax", "volume", "report")
+    list_filter = ("campaign", "edge", "report")
+    search_fields = ("edge",)

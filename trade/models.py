@@ -286,3 +286,261 @@ class RouteJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.label} ({self.get_status_display()})"
+
+
+# --- trade agreements (R-5.5) ---------------------------------------------------------------
+
+
+class LegStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    DISPATCHED = "dispatched", "Dispatched"
+    FAILED = "failed", "Failed"
+
+
+class Agreement(CampaignScoped):
+    """A trade agreement between two powers (Resource §5.3, R-5.5).
+
+    The proposer is the contract's ``a`` and sends leg A; the partner is ``b`` and sends leg B
+    (one leg may be empty, amount 0). Each party names its own sending and receiving hubs
+    privately. Only ``accepted`` agreements are part of the round state; proposals, counters and
+    declines are history (``AgreementEvent``).
+    """
+
+    class Status(models.TextChoices):
+        PROPOSED = "proposed", "Proposed"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CLOSED = "closed", "Closed"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="agreements")
+    key = models.CharField(max_length=64, validators=[key_validator])
+    proposer = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="agreements_made")
+    partner = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="agreements_offered")
+    awaiting = models.ForeignKey(
+        Power,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The party whose answer is awaited (after a counter, the other one).",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PROPOSED)
+    deposit_col = models.PositiveSmallIntegerField(validators=COORD)
+    deposit_row = models.PositiveSmallIntegerField(validators=COORD)
+    delivery = models.PositiveIntegerField(help_text="Round N the goods arrive (R-5.5).")
+    a_resource = models.CharField(max_length=3, choices=HubResource.choices, blank=True)
+    a_amount = models.PositiveIntegerField(default=0, help_text="What the proposer sends.")
+    a_status = models.CharField(max_length=10, choices=LegStatus.choices, default="pending")
+    a_shipment = models.CharField(max_length=64, blank=True, default="")
+    a_note = models.CharField(max_length=300, blank=True, default="")
+    b_resource = models.CharField(max_length=3, choices=HubResource.choices, blank=True)
+    b_amount = models.PositiveIntegerField(default=0, help_text="What the partner sends.")
+    b_status = models.CharField(max_length=10, choices=LegStatus.choices, default="pending")
+    b_shipment = models.CharField(max_length=64, blank=True, default="")
+    b_note = models.CharField(max_length=300, blank=True, default="")
+    a_send_hub = models.ForeignKey(
+        TradeHub, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    a_receive_hub = models.ForeignKey(
+        TradeHub, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    b_send_hub = models.ForeignKey(
+        TradeHub, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    b_receive_hub = models.ForeignKey(
+        TradeHub, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_round = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["campaign", "-created_at", "key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "key"],
+                name="agreement_unique_key",
+                violation_error_message="An agreement with this key already exists.",
+            ),
+            models.CheckConstraint(
+                condition=~Q(proposer=models.F("partner")),
+                name="agreement_two_powers",
+                violation_error_message="An agreement is between two different powers.",
+            ),
+            models.CheckConstraint(
+                condition=Q(a_amount__gt=0) | Q(b_amount__gt=0),
+                name="agreement_has_a_leg",
+                violation_error_message="An agreement needs at least one leg.",
+            ),
+            *coord_checks("agreement", "deposit_col", "deposit_row"),
+        ]
+
+    @property
+    def deposit(self) -> str:
+        return hex_code(self.deposit_col, self.deposit_row)
+
+    def party(self, power: Power) -> str:
+        """``a`` for the proposer, ``b`` for the partner."""
+        return "a" if power.pk == self.proposer_id else "b"
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.proposer} / {self.partner}"
+
+
+class AgreementEvent(models.Model):
+    """One step of an agreement's negotiation: propose, counter, accept, decline."""
+
+    agreement = models.ForeignKey(Agreement, on_delete=models.CASCADE, related_name="history")
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="+")
+    action = models.CharField(max_length=10)
+    terms = models.JSONField(default=dict, help_text="The terms as they stood after the step.")
+    round_number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["agreement", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.agreement.key} {self.action} by {self.power}"
+
+
+# --- the UN Monetary Committee (R-6.3, R-6.4) ------------------------------------------------
+
+
+class Motion(CampaignScoped):
+    """A motion before the UN Monetary Committee (R-6.4). A draft is private to its proposer;
+    a submitted motion is voted on during its round and decided at the UN Meeting."""
+
+    class Kind(models.TextChoices):
+        RATE = "rate", "Set an exchange rate"
+        TAX = "tax", "Set a tax"
+        LIFT_TAX = "lift_tax", "Lift a tax"
+        BAN = "ban", "Ban a power from the market"
+        UNBAN = "unban", "Lift a market ban"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Before the committee"
+        PASSED = "passed", "Passed"
+        FAILED = "failed", "Failed"
+
+    EDGE_CHOICES = [*MarketEdge.EDGES, ("all", "Every edge")]
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="motions")
+    key = models.CharField(max_length=64, validators=[key_validator])
+    round_number = models.PositiveIntegerField(help_text="The round whose UN Meeting decides it.")
+    proposer = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="motions")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    edge = models.CharField(max_length=7, choices=EDGE_CHOICES, blank=True, default="")
+    target = models.ForeignKey(
+        Power, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    value = models.DecimalField(
+        max_digits=12,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0"))],
+        help_text="The rate, or the tax (0–1).",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    yes = models.PositiveSmallIntegerField(default=0)
+    no = models.PositiveSmallIntegerField(default=0)
+    abstain = models.PositiveSmallIntegerField(default=0)
+    reason = models.CharField(max_length=300, blank=True, default="")
+    effect = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "-round_number", "key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "key"],
+                name="motion_unique_key",
+                violation_error_message="A motion with this key already exists.",
+            ),
+            models.CheckConstraint(
+                condition=Q(value__isnull=True) | Q(value__gte=0),
+                name="motion_value_non_negative",
+                violation_error_message="A rate or tax cannot be negative.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.get_kind_display()}"
+
+
+class Vote(models.Model):
+    """One member's vote on one motion (R-6.4); unique per (motion, member) — reliability R9."""
+
+    class Choice(models.TextChoices):
+        YES = "yes", "Yes"
+        NO = "no", "No"
+        ABSTAIN = "abstain", "Abstain"
+
+    motion = models.ForeignKey(Motion, on_delete=models.CASCADE, related_name="votes")
+    member = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="un_votes")
+    choice = models.CharField(max_length=7, choices=Choice.choices)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["motion", "member"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["motion", "member"],
+                name="vote_one_per_member",
+                violation_error_message="This member has already voted on the motion.",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.member} {self.choice} on {self.motion.key}"
+
+
+class MarketBan(CampaignScoped):
+    """A power banned from the Common Market by the UN (R-6.4)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="market_bans")
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="market_bans")
+
+    class Meta:
+        verbose_name = "market ban"
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "power"], name="marketban_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.power} banned"
+
+
+class RateHistory(CampaignScoped):
+    """The market of one edge in one resolved round, for the public chart (R-6.3): the rate
+    and tax in force, the units sold that round, and at a report round the report's figures."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rate_history")
+    round_number = models.PositiveIntegerField()
+    edge = models.CharField(max_length=7, choices=MarketEdge.EDGES)
+    rate = models.DecimalField(max_digits=12, decimal_places=4)
+    tax = models.DecimalField(max_digits=5, decimal_places=4)
+    volume = models.BigIntegerField(default=0, help_text="Units sold along the edge this round.")
+    report = models.BooleanField(default=False, help_text="A Common Market Report round.")
+    report_volume = models.BigIntegerField(null=True, blank=True)
+    suggested = models.DecimalField(max_digits=12, decimal_places=4, null=True, blank=True)
+    production = models.BigIntegerField(
+        null=True, blank=True, help_text="Round production of the resource the edge buys."
+    )
+
+    class Meta:
+        verbose_name_plural = "rate history"
+        ordering = ["campaign", "round_number", "edge"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "round_number", "edge"], name="ratehistory_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(volume__gte=0), name="ratehistory_volume_non_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round_number} {self.edge} {self.rate}"

@@ -60,6 +60,7 @@ def dump_result(result: Result) -> dict[str, Any]:
         "ledger": [line.as_json() for line in result.ledger],
         "rejected": [r.as_json() for r in result.rejected],
         "events": [e.as_json() for e in result.events],
+        "un_meeting": result.un_meeting,
     }
 
 
@@ -171,8 +172,11 @@ def check_expect(expect: dict[str, Any], result: Result) -> list[str]:
     """Contracts §1 "Expect": mismatches as ``path: expected X, got Y`` (empty if it passes)."""
     out: list[str] = []
     state = dump_state(result.state)
-    partial = {k: v for k, v in expect.items() if k not in ("rejected", "ledger_contains")}
+    extra = ("rejected", "ledger_contains", "un_meeting")
+    partial = {k: v for k, v in expect.items() if k not in extra}
     _compare(partial, state, "", out)
+    if "un_meeting" in expect:  # project extension: the decided motions and market report
+        _compare(expect["un_meeting"], result.un_meeting, "un_meeting", out)
     if "rejected" in expect:
         want = sorted(
             (str(r.get("power")), r.get("index")) for r in expect["rejected"] if isinstance(r, dict)

@@ -12,12 +12,18 @@ from .state import (
     GROUP_ORDERS,
     GROUP_STATUSES,
     HEX_TYPES,
+    LEG_STATUSES,
+    MOTION_KINDS,
     SYSTEM_TYPES,
+    VOTES,
+    Agreement,
     Bubble,
     Group,
     Hub,
     Invasion,
+    Leg,
     Market,
+    Motion,
     Outpost,
     Power,
     Project,
@@ -328,6 +334,12 @@ def parse_state(obj: object, path: str = "state") -> State:
 
     vol = m.sub("volume", {})
     volume = {e: vol.int(e, 0) for e in EDGES}
+    banned: list[str] = []
+    for i, who in enumerate(m.list("banned")):
+        if who not in power_ids:
+            raise CaseError(f"{m.at('banned')}[{i}]", f"unknown power {who!r}")
+        if who not in banned:
+            banned.append(who)
 
     shipments = []
     for s in _items(r, "shipments"):
@@ -369,6 +381,9 @@ def parse_state(obj: object, path: str = "state") -> State:
             )
         )
 
+    agreements = [_agreement(a, new_id, power_ids, hub_ids) for a in _items(r, "agreements")]
+    motions = [_motion(mo, new_id, power_ids) for mo in _items(r.sub("un", {}), "motions")]
+
     return State(
         r.int("round", minimum=1),
         r.int("seed", 0, minimum=None),
@@ -379,10 +394,125 @@ def parse_state(obj: object, path: str = "state") -> State:
         groups,
         statics,
         invasions,
-        Market(rates, tax, power_tax, volume),
+        Market(rates, tax, power_tax, volume, sorted(banned)),
         shipments,
         bubbles,
+        agreements,
+        motions,
     )
+
+
+def _agreement(a: _Reader, new_id: Any, power_ids: set[str], hub_ids: set[str]) -> Agreement:
+    """R-5.5: an accepted agreement; hub choices may be null (a leg without one fails)."""
+    ident = new_id(a)
+    parties = []
+    for key in ("a", "b"):
+        who = a.str(key)
+        if who not in power_ids:
+            raise CaseError(a.at(key), f"unknown power {who!r}")
+        parties.append(who)
+    if parties[0] == parties[1]:
+        raise CaseError(a.at("b"), "an agreement is between two different powers")
+    legs = []
+    for leg in _items(a, "legs"):
+        sender = leg.choice("from", tuple(parties))
+        if any(x.sender == sender for x in legs):
+            raise CaseError(leg.at("from"), f"{sender} already has a leg (one per party)")
+        res = leg.choice("resource", ("ore", "bio", "pl"))
+        legs.append(
+            Leg(
+                sender,
+                res,
+                leg.int("amount", minimum=1),
+                leg.choice("status", LEG_STATUSES, "pending"),
+                leg.opt_str("shipment"),
+                str(leg.raw("note", "") or ""),
+            )
+        )
+    hubs: dict[str, dict[str, str | None]] = {p: {"send": None, "receive": None} for p in parties}
+    hub_r = a.sub("hubs", {})
+    for who in sorted(hub_r.obj):
+        if who not in parties:
+            raise CaseError(hub_r.at(who), f"{who!r} is not a party to {ident}")
+        choice = hub_r.sub(who)
+        for end in ("send", "receive"):
+            hub = choice.opt_str(end)
+            if hub is not None and hub not in hub_ids:
+                raise CaseError(choice.at(end), f"unknown hub {hub!r}")
+            hubs[who][end] = hub
+    return Agreement(
+        ident, parties[0], parties[1], a.hex("deposit"), a.int("delivery", minimum=1), legs, hubs
+    )
+
+
+def _motion(m: _Reader, new_id: Any, power_ids: set[str]) -> Motion:
+    """R-6.4: a motion before the committee, with each member's vote."""
+    ident = new_id(m)
+    by = m.str("by")
+    if by not in power_ids:
+        raise CaseError(m.at("by"), f"unknown power {by!r}")
+    kind = m.choice("kind", MOTION_KINDS)
+    edge = power = None
+    value = None
+    if kind == "rate":
+        edge = m.choice("edge", EDGES)
+        value = m.decimal("rate")
+        if value < 0:
+            raise CaseError(m.at("rate"), f"rate must not be negative, got {value}")
+    elif kind in ("tax", "lift_tax"):
+        edge = m.choice("edge", (*EDGES, "all"))
+        power = m.opt_str("power")
+        if kind == "tax":
+            value = m.decimal("tax")
+            if not 0 <= value <= 1:
+                raise CaseError(m.at("tax"), f"tax must be within 0..1, got {value}")
+    else:
+        power = m.str("power")
+    if power is not None and power not in power_ids:
+        raise CaseError(m.at("power"), f"unknown power {power!r}")
+    votes: dict[str, str] = {}
+    vr = m.sub("votes", {})
+    for who in sorted(vr.obj):
+        if who not in power_ids:
+            raise CaseError(vr.at(who), f"unknown power {who!r}")
+        votes[who] = vr.choice(who, VOTES)
+    return Motion(ident, by, kind, edge, power, value, votes)
+
+
+def dump_motion(m: Motion) -> dict[str, Any]:
+    """The contract shape of a motion (R-6.4)."""
+    out: dict[str, Any] = {"id": m.id, "by": m.by, "kind": m.kind}
+    if m.edge is not None:
+        out["edge"] = m.edge
+    if m.power is not None:
+        out["power"] = m.power
+    if m.value is not None:
+        out["rate" if m.kind == "rate" else "tax"] = _decimal_text(m.value)
+    out["votes"] = dict(sorted(m.votes.items()))
+    return out
+
+
+def dump_agreement(a: Agreement) -> dict[str, Any]:
+    """The contract shape of an agreement (R-5.5)."""
+    return {
+        "id": a.id,
+        "a": a.a,
+        "b": a.b,
+        "deposit": a.deposit,
+        "delivery": a.delivery,
+        "legs": [
+            {
+                "from": leg.sender,
+                "resource": leg.resource,
+                "amount": leg.amount,
+                "status": leg.status,
+                **({"shipment": leg.shipment} if leg.shipment else {}),
+                **({"note": leg.note} if leg.note else {}),
+            }
+            for leg in a.legs
+        ],
+        "hubs": {p: dict(h) for p, h in sorted(a.hubs.items())},
+    }
 
 
 def _decimal_text(d: Decimal) -> str:
@@ -406,6 +536,8 @@ def dump_state(state: State) -> dict[str, Any]:
             p: {e: _decimal_text(v) for e, v in t.items()}
             for p, t in state.market.power_tax.items()
         }
+    if state.market.banned:
+        market["banned"] = sorted(state.market.banned)
     return {
         "round": state.round,
         "seed": state.seed,
@@ -504,6 +636,8 @@ def dump_state(state: State) -> dict[str, Any]:
             }
             for b in state.bubbles
         ],
+        "agreements": [dump_agreement(a) for a in state.agreements],
+        "un": {"motions": [dump_motion(m) for m in state.motions]},
     }
 
 

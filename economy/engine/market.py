@@ -45,6 +45,10 @@ def sell(world: World, order: Order) -> None:
     amount: int = order["amount"]
     edge, bought = EDGE_OF[res]
     bank = world.powers[order.power]
+    if order.power in world.state.market.banned:
+        return world.reject(
+            order, f"market: {order.power} is banned from the Common Market by the UN (R-6.4)"
+        )
     target = _place(world, order, "to" if res == "gal" else "from")
     if target is None:
         return None

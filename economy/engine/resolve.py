@@ -1,6 +1,7 @@
 """``resolve(state, orders)``: one campaign round in the fixed order of steps (R-2).
 
-Fleet declarations -> Resource Phase §1-§5 -> Support Phase §3, §4, §6, §7. Construction (§1-§2),
+Fleet declarations -> Resource Phase §1-§5 (with §5.3 agreements) -> Support Phase §3, §4, §6,
+§7 -> UN Meeting (R-6.3, R-6.4). Construction (§1-§2),
 crew and EP (§3.2-§3.4), diplomats (§4.4), officers and command bubbles (§5) have their places
 between the troop and civilian steps and are not modelled yet.
 """
@@ -10,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from . import (
+    agreements,
     distribution,
     fleet,
     guild,
@@ -28,6 +30,7 @@ from . import (
     shipments,
     tidy,
     troops,
+    un,
 )
 from .ledger import Event, Line, Rejection
 from .state import State
@@ -44,6 +47,7 @@ STEPS = (
     ("resource.3", shipments.arrive),
     ("resource.4", market.trade),
     ("resource.5", distribution.trade_out),
+    ("resource.5.3", agreements.dispatch),
     ("support.3.1", troops.secondary),
     ("support.4.1.1", hub_setup.setup),
     ("support.4.1.2", hub_setup.maintain),
@@ -53,17 +57,21 @@ STEPS = (
     ("support.6", projects.projects),
     ("support.7", tidy.tidy),
     ("end of support", hub_setup.drop_unpaid),
+    ("agreements closed", agreements.close),
+    ("un", un.meeting),
 )
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """The next round's state, the ledger, the orders not applied, and what happened."""
+    """The next round's state, the ledger, the orders not applied, and what happened;
+    ``un_meeting`` holds the decided motions and the market report (R-6.3, R-6.4)."""
 
     state: State
     ledger: tuple[Line, ...]
     rejected: tuple[Rejection, ...]
     events: tuple[Event, ...]
+    un_meeting: dict[str, Any] = field(default_factory=dict)
 
 
 def round_rng(seed: int, round_number: int) -> random.Random:
@@ -88,4 +96,10 @@ def resolve(
     world.finish()
     work.round += 1
     rejected = sorted(world.books.rejected, key=lambda r: (r.power, r.index))
-    return Result(work, tuple(world.books.lines), tuple(rejected), tuple(world.books.events))
+    return Result(
+        work,
+        tuple(world.books.lines),
+        tuple(rejected),
+        tuple(world.books.events),
+        world.un_meeting,
+    )

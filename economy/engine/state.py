@@ -29,6 +29,9 @@ GROUP_ORDERS = (
     "none",
 )
 GROUP_STATUSES = ("none", "engaged", "took_engage", "retreated", "stood_off")
+LEG_STATUSES = ("pending", "dispatched", "failed")  # R-5.5: one agreement leg
+MOTION_KINDS = ("rate", "tax", "lift_tax", "ban", "unban")  # R-6.4: UN Monetary Committee
+VOTES = ("yes", "no", "abstain")
 
 
 @dataclass(slots=True)
@@ -260,6 +263,7 @@ class Market:
     tax: dict[str, Decimal]
     power_tax: dict[str, dict[str, Decimal]] = field(default_factory=dict)
     volume: dict[str, int] = field(default_factory=dict)  # R-6.3: sold per edge since a report
+    banned: list[str] = field(default_factory=list)  # R-6.4: powers banned by the UN, sorted
 
     def copy(self) -> Market:
         return Market(
@@ -267,6 +271,74 @@ class Market:
             dict(self.tax),
             {p: dict(t) for p, t in self.power_tax.items()},
             dict(self.volume),
+            list(self.banned),
+        )
+
+
+@dataclass(slots=True)
+class Leg:
+    """R-5.5: one direction of an agreement: ``sender`` sends ``amount`` of ``resource``."""
+
+    sender: str
+    resource: str
+    amount: int
+    status: str = "pending"
+    shipment: str | None = None  # the shipment it became (contracts §1 id)
+    note: str = ""  # why it failed
+
+    def copy(self) -> Leg:
+        return Leg(self.sender, self.resource, self.amount, self.status, self.shipment, self.note)
+
+
+@dataclass(slots=True)
+class Agreement:
+    """R-5.5, Resource §5.3: an accepted trade between powers ``a`` and ``b``.
+
+    ``hubs`` holds each party's private choice: ``{power: {"send": hub, "receive": hub}}``.
+    """
+
+    id: str
+    a: str
+    b: str
+    deposit: str
+    delivery: int
+    legs: list[Leg]
+    hubs: dict[str, dict[str, str | None]]
+
+    def other(self, power: str) -> str:
+        return self.b if power == self.a else self.a
+
+    def copy(self) -> Agreement:
+        return Agreement(
+            self.id,
+            self.a,
+            self.b,
+            self.deposit,
+            self.delivery,
+            [leg.copy() for leg in self.legs],
+            {p: dict(h) for p, h in self.hubs.items()},
+        )
+
+
+@dataclass(slots=True)
+class Motion:
+    """R-6.4: a motion before the UN Monetary Committee this round, with its votes.
+
+    ``edge`` is one of the market edges, or ``"all"`` for a tax on every edge; ``power`` is
+    the power a tax or a ban is aimed at; ``value`` the rate or tax.
+    """
+
+    id: str
+    by: str
+    kind: str
+    edge: str | None = None
+    power: str | None = None
+    value: Decimal | None = None
+    votes: dict[str, str] = field(default_factory=dict)
+
+    def copy(self) -> Motion:
+        return Motion(
+            self.id, self.by, self.kind, self.edge, self.power, self.value, dict(self.votes)
         )
 
 
@@ -284,6 +356,8 @@ class State:
     market: Market
     shipments: list[Shipment]
     bubbles: list[Bubble]
+    agreements: list[Agreement] = field(default_factory=list)  # R-5.5
+    motions: list[Motion] = field(default_factory=list)  # R-6.4: the ``un`` key
 
     def copy(self) -> State:
         """A deep copy of everything mutable (immutable parts are shared)."""
@@ -300,6 +374,8 @@ class State:
             self.market.copy(),
             [s.copy() for s in self.shipments],
             list(self.bubbles),
+            [a.copy() for a in self.agreements],
+            [m.copy() for m in self.motions],
         )
 
 

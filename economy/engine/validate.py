@@ -35,6 +35,8 @@ class Catalog:
         for objs in (state.systems, state.hubs, state.groups, state.statics, state.shipments):
             ids.update(o.id for o in objs)
         ids.update(b.id for b in state.bubbles)
+        ids.update(a.id for a in state.agreements)
+        ids.update(m.id for m in state.motions)
         return cls(
             {p.id for p in state.powers},
             {g.id: g.power for g in state.groups},

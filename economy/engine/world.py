@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from typing import Any
 
 from powers.hexgrid import within
 
@@ -67,6 +68,7 @@ class World:
         self.pl_added: dict[str, int] = defaultdict(int)
         self.new_hubs: set[str] = set()
         self.unpaid_structure: list[tuple[Hub, list[str], list[tuple[str, str]]]] = []
+        self.un_meeting: dict[str, Any] = {}  # filled by the UN Meeting
         self.reindex_groups()
 
     # --- indices -------------------------------------------------------------------------

@@ -36,7 +36,8 @@ def test_case_has_working_and_cites(path: Path) -> None:
 def test_result_shape_is_the_contract() -> None:
     result = dump_result(run_case(read_case(CASES[6])))
     assert result["format"] == "ftcamp-result/1"
-    assert set(result) == {"format", "state", "ledger", "rejected", "events"}
+    # the contract's keys, plus the project's documented extension (docs/rules.md, R-6.4)
+    assert set(result) == {"format", "state", "ledger", "rejected", "events", "un_meeting"}
     line = result["ledger"][0]
     assert set(line) == {"step", "power", "where", "resource", "amount", "reason", "rule"}
     assert result["state"]["round"] == 2

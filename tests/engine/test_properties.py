@@ -291,6 +291,22 @@ def scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, int, Any
         ],
         shipments=[{"id": "s9", "power": "p0", "to_hub": "x", "resource": "ore",
                     "amount": draw(st.integers(1, 50)), "arrives": draw(st.integers(1, 3))}],
+        agreements=[{  # legs dispatched, failing or waiting, by the draw
+            "id": "ag", "a": "p0", "b": "p1",
+            "deposit": draw(st.sampled_from(["0102", "0304", "0130"])),
+            "delivery": draw(st.integers(2, 4)),
+            "legs": [{"from": "p0", "resource": draw(st.sampled_from(["ore", "bio", "pl"])),
+                      "amount": draw(st.integers(1, 90))},
+                     {"from": "p1", "resource": draw(st.sampled_from(["ore", "bio", "pl"])),
+                      "amount": draw(st.integers(1, 90))}],
+            "hubs": {"p0": {"send": draw(st.sampled_from(["w", "x", None])), "receive": "w"},
+                     "p1": {"send": "v", "receive": draw(st.sampled_from(["v", None]))}}}],
+        un={"motions": [  # a ban and a tax, voted at random
+            {"id": "m1", "by": "p0", "kind": "ban", "power": "p1",
+             "votes": {p: draw(st.sampled_from(["yes", "no", "abstain"])) for p in POWERS}},
+            {"id": "m2", "by": "p1", "kind": "tax", "edge": "all", "tax": "0.2",
+             "votes": {p: draw(st.sampled_from(["yes", "no"])) for p in POWERS}}]},
+        market={"banned": draw(st.sampled_from([[], ["p1"]]))},
     )  # fmt: skip
     amount = draw(st.integers(1, 90))
     res = draw(st.sampled_from(["ore", "bio", "pl"]))

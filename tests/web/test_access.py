@@ -19,6 +19,7 @@ from powers.models import FleetGroup
 from tests.web.factories import make_campaign, make_user
 from trade.models import TradeHub
 from trade.route_urls import POLICY as ROUTE_POLICY
+from trade.urls import POLICY as TRADE_POLICY
 
 pytestmark = pytest.mark.django_db
 
@@ -73,6 +74,7 @@ POLICY = {
 }
 # Other apps' routes keep their own policy tables next to their urls, merged here.
 POLICY.update(ROUTE_POLICY)
+POLICY.update(TRADE_POLICY)
 try:  # maps (issue 7) keep their own table next to their views
     from powers.map_urls import POLICY as MAP_POLICY  # type: ignore[attr-defined]
 

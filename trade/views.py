@@ -1,0 +1,276 @@
+"""Pages for the Common Market (public), trade agreements (each power's own) and the UN
+Monetary Committee (members). Thin views: the access gate, then a service or a selector. With
+htmx a write returns the refreshed section; without it, a redirect (or the page with errors)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_POST
+
+from economy.services import RoundNotOpen
+from powers.access import access_power_for_user
+from powers.models import Campaign, Power
+from trade import selectors, services
+from trade.chart import chart_points, market_chart
+from trade.models import Agreement, Motion, Vote
+
+
+def _power(request: HttpRequest, campaign_id: int, power_key: str) -> Power:
+    return access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
+
+
+def _actor(request: HttpRequest) -> str:
+    return request.user.get_username()
+
+
+def _int(value: str | None, field: str) -> int:
+    try:
+        return int(value or "0")
+    except ValueError:
+        raise services.TradeError([f"{field}: expected a whole number, got {value!r}"]) from None
+
+
+def terms_from(data: QueryDict | dict[str, Any], side: str) -> services.Terms:
+    """Terms from a form or API body written from the acting party's side: what it sends and
+    what it receives. ``side`` is ``a`` (proposer) or ``b`` (partner)."""
+    send = (str(data.get("send_resource") or ""), _int(data.get("send_amount"), "send_amount"))
+    receive = (
+        str(data.get("receive_resource") or ""),
+        _int(data.get("receive_amount"), "receive_amount"),
+    )
+    a, b = (send, receive) if side == "a" else (receive, send)
+    return services.Terms(
+        deposit=str(data.get("deposit") or ""),
+        delivery=_int(data.get("delivery"), "delivery"),
+        a_resource=a[0],
+        a_amount=a[1],
+        b_resource=b[0],
+        b_amount=b[1],
+    )
+
+
+# --- the market (public) --------------------------------------------------------------------
+
+
+@require_GET
+def market(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Public: current rates and taxes, the chart of rates and volumes, the committee's
+    decided motions with every vote (R-6.3, R-6.4). Drafts and open motions are not shown."""
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        raise Http404("No such campaign.")
+    now = selectors.market_now(campaign)
+    history = selectors.rate_history(campaign)
+    points = chart_points(
+        [(h.round_number, h.edge, h.rate, h.volume) for h in history],
+        (campaign.current_round, {e.edge: e.rate for e in now["edges"]}),
+    )
+    my_power = None
+    if request.user.is_authenticated:
+        my_power = Power.objects.filter(campaign=campaign, memberships__user=request.user).first()
+    return render(
+        request,
+        "trade/market.html",
+        {
+            "campaign": campaign,
+            "now": now,
+            "history": history,
+            "chart": mark_safe(market_chart(points)),  # noqa: S308 - numbers and escaped labels
+            "motions": selectors.decided_motions(campaign),
+            "my_power": my_power,
+        },
+    )
+
+
+# --- agreements (each party's own) ----------------------------------------------------------
+
+
+def _agreements_context(power: Power, **extra: Any) -> dict[str, Any]:
+    return {
+        "power": power,
+        "views": selectors.agreement_views(power),
+        "shipments": selectors.shipments_of(power),
+        "partners": selectors.other_powers(power),
+        "hubs": selectors.own_hubs(power),
+        "resources": ["ore", "bio", "pl"],
+        "errors": [],
+        **extra,
+    }
+
+
+def _committee_context(power: Power, **extra: Any) -> dict[str, Any]:
+    campaign = power.campaign
+    open_motions = selectors.open_motions(campaign) if power.un_member else []
+    mine = {
+        v.motion_id: v.choice
+        for m in open_motions
+        for v in m.votes.all()
+        if v.member_id == power.pk
+    }
+    return {
+        "power": power,
+        "campaign": campaign,
+        "member": power.un_member,
+        "members": selectors.members(campaign),
+        "live": selectors.live_suggestions(campaign) if power.un_member else None,
+        "open_motions": [(m, mine.get(m.pk, "")) for m in open_motions],
+        "drafts": selectors.drafts_of(power),
+        "kinds": Motion.Kind.choices,
+        "edges": Motion.EDGE_CHOICES,
+        "powers": list(Power.objects.filter(campaign=campaign).order_by("key")),
+        "choices": Vote.Choice.choices,
+        "errors": [],
+        **extra,
+    }
+
+
+SECTIONS: dict[str, tuple[str, str, str, Callable[..., dict[str, Any]]]] = {
+    "agreements": (
+        "trade/agreements.html",
+        "trade/_agreements.html",
+        "agreements",
+        _agreements_context,
+    ),
+    "un": ("trade/un.html", "trade/_committee.html", "un-committee", _committee_context),
+}
+
+
+def trade_write(section: str) -> Callable[[Callable[..., None]], Callable[..., HttpResponse]]:
+    """A POST through a trade service: the access gate, then 409 once the round is being
+    resolved, 403 for a non-member on the committee (reliability R9), 404 for an object the
+    power may not see, the section with the errors when the rules refuse."""
+    page, fragment, url_name, context = SECTIONS[section]
+
+    def decorate(view: Callable[..., None]) -> Callable[..., HttpResponse]:
+        @login_required
+        @require_POST
+        @wraps(view)
+        def wrapper(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+            power = _power(request, campaign_id, power_key)
+            errors: list[str] = []
+            status = 200
+            try:
+                view(request, power)
+            except RoundNotOpen as exc:
+                errors, status = [str(exc)], 409
+            except services.NotAMember as exc:
+                return HttpResponseForbidden(str(exc))
+            except services.TradeError as exc:
+                errors, status = exc.errors, 400
+            except (Agreement.DoesNotExist, Motion.DoesNotExist):
+                raise Http404("No such agreement or motion.") from None
+            if request.htmx:
+                # htmx swaps 2xx only: the errors are part of the fragment it shows.
+                return render(request, fragment, context(power, errors=errors))
+            if errors:
+                return render(request, page, context(power, errors=errors), status=status)
+            return redirect(reverse(url_name, args=[power.campaign_id, power.key]))
+
+        return wrapper
+
+    return decorate
+
+
+@login_required
+@require_GET
+def agreements(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+    """A power's agreements (propose, counter, accept, decline, name its hubs) and the goods
+    in transit it sends or receives (R-5.5)."""
+    power = _power(request, campaign_id, power_key)
+    return render(request, "trade/agreements.html", _agreements_context(power))
+
+
+@trade_write("agreements")
+def agreement_propose(request: HttpRequest, power: Power) -> None:
+    services.propose_agreement(
+        power=power,
+        partner_key=request.POST.get("partner", ""),
+        terms=terms_from(request.POST, "a"),
+        actor=_actor(request),
+    )
+
+
+@trade_write("agreements")
+def agreement_act(request: HttpRequest, power: Power) -> None:
+    """One answer to one agreement: accept, decline, counter (new terms) or name hubs."""
+    agreement = selectors.access_agreement(power=power, key=request.POST.get("agreement", ""))
+    action = request.POST.get("action", "")
+    actor = _actor(request)
+    if action in ("accept", "decline"):
+        services.answer_agreement(
+            power=power, key=agreement.key, accept=action == "accept", actor=actor
+        )
+    elif action == "counter":
+        side = agreement.party(power)
+        services.counter_agreement(
+            power=power, key=agreement.key, terms=terms_from(request.POST, side), actor=actor
+        )
+    elif action == "hubs":
+        services.name_hubs(
+            power=power,
+            key=agreement.key,
+            send_hub=request.POST.get("send_hub") or None,
+            receive_hub=request.POST.get("receive_hub") or None,
+            actor=actor,
+        )
+    else:
+        raise services.TradeError(
+            [f"action: expected accept, decline, counter or hubs, got {action!r}"]
+        )
+
+
+# --- the UN Monetary Committee (members) ----------------------------------------------------
+
+
+@login_required
+@require_GET
+def un_committee(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+    """Draft motions, see the live suggested rates, vote (R-6.3, R-6.4)."""
+    power = _power(request, campaign_id, power_key)
+    return render(request, "trade/un.html", _committee_context(power))
+
+
+def motion_fields(data: QueryDict | dict[str, Any]) -> dict[str, Any]:
+    """A motion's fields from a form or API body, only those its kind uses (R-6.4)."""
+    kind = data.get("kind") or ""
+    fields: dict[str, Any] = {"kind": kind}
+    if kind in ("rate", "tax", "lift_tax"):
+        fields["edge"] = data.get("edge") or ""
+    if kind in ("tax", "lift_tax", "ban", "unban") and data.get("power"):
+        fields["power"] = data.get("power")
+    if kind in ("rate", "tax"):
+        fields[kind] = str(data.get("value") or "")
+    return fields
+
+
+@trade_write("un")
+def motion_draft(request: HttpRequest, power: Power) -> None:
+    services.draft_motion(power=power, fields=motion_fields(request.POST), actor=_actor(request))
+
+
+@trade_write("un")
+def motion_act(request: HttpRequest, power: Power) -> None:
+    """Put a draft before the committee, or withdraw it."""
+    key = request.POST.get("motion", "")
+    if request.POST.get("action") == "withdraw":
+        services.withdraw_draft(power=power, key=key, actor=_actor(request))
+    else:
+        services.submit_motion(power=power, key=key, actor=_actor(request))
+
+
+@trade_write("un")
+def un_vote(request: HttpRequest, power: Power) -> None:
+    services.vote(
+        power=power,
+        key=request.POST.get("motion", ""),
+        choice=request.POST.get("choice", ""),
+        actor=_actor(request),
+    )
