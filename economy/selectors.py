@@ -174,7 +174,8 @@ def build_statement(
     totals: dict[tuple[str, str], int] = defaultdict(int)
     for line in lines:
         steps[line["step"]].append(line)
-        totals[(line["where"], line["resource"])] += line["amount"]
+        if line["resource"] != "lr":  # LR lost: shown with the loyalty rows below
+            totals[(line["where"], line["resource"])] += line["amount"]
     stocks = [
         StockRow(
             where,

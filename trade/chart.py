@@ -28,7 +28,7 @@ def market_chart(points: list[Point]) -> str:
     step = (WIDTH - LEFT - RIGHT) / n
     max_rate = max([float(p[1][e][0]) for p in points for e in edges if e in p[1]] + [1.0])
     rate_top = max_rate * 1.15
-    max_vol = max([p[1][e][1] for p in points for e in edges if e in p[1]] + [1])
+    max_vol = max([p[1][e][1] for p in points for e in edges if e in p[1]] + [4])
 
     def x(i: int) -> float:
         return LEFT + step * (i + 0.5)

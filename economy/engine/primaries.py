@@ -14,6 +14,15 @@ def _revert(world: World, system: System, why: str) -> None:
     text = f"{system.id} reverts to {system.type} ({why})"
     if system.loyalty > cap:
         text += f": LR {system.loyalty} -> {cap}"
+        if system.holder:  # the LR lost is a ledger line (loyalty has no store)
+            world.books.record(
+                system.holder,
+                system.where,
+                "lr",
+                cap - system.loyalty,
+                f"{system.id} LR above the {system.type} maximum lost",
+                "R-3.2",
+            )
         system.loyalty = cap
     world.books.event(text)
 

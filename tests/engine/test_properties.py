@@ -450,7 +450,8 @@ def check_invariants(raw: dict[str, Any], sheet: list[tuple[str, int, Any]]) -> 
         change[key] -= n
     booked: dict[tuple[str, str], int] = defaultdict(int)
     for line in result.ledger:
-        if line.rule != "R-1.5":  # a change of owner moves no goods
+        # a change of owner moves no goods; lost LR is no stockpile
+        if line.rule != "R-1.5" and line.resource != "lr":
             booked[(_where_key(line), line.resource)] += line.amount
     keys = set(change) | set(booked)
     assert {k: change[k] for k in keys if change[k]} == {k: booked[k] for k in keys if booked[k]}
@@ -463,7 +464,8 @@ def check_invariants(raw: dict[str, Any], sheet: list[tuple[str, int, Any]]) -> 
         delta[key] -= n
     by_power: dict[tuple[str, str], int] = defaultdict(int)
     for line in result.ledger:
-        by_power[(line.power, line.resource)] += line.amount
+        if line.resource != "lr":
+            by_power[(line.power, line.resource)] += line.amount
     keys = set(delta) | set(by_power)
     assert {k: delta[k] for k in keys if delta[k]} == {k: by_power[k] for k in keys if by_power[k]}
 

@@ -109,3 +109,29 @@ def test_dashboard_query_count_does_not_grow_with_systems(client: Client) -> Non
     assert small_count == large_count
     page = client.get(dashboard_url(large, 0)).content.decode()
     assert page.count("<tr>") >= 200
+
+
+def test_bank_history_is_rebuilt_from_the_ledger(client: Client) -> None:
+    from economy import services
+    from economy.models import Round
+    from powers.models import Power
+    from powers.selectors import bank_history
+
+    world = make_campaign()
+    services.add_order(
+        power=world.powers[0], payload={"type": "gal_transfer", "to": "p1", "amount": 30}, actor="t"
+    )
+    banks = [(world.powers[0].gal, world.powers[0].tp)]
+    for _ in range(2):
+        for power in world.powers:
+            services.submit_sheet(power=power, actor="t")
+        rnd = Round.objects.get(campaign=world.campaign, status="open")
+        assert services.resolve_round(round_id=rnd.pk)
+        p0 = Power.objects.select_related("campaign").get(pk=world.powers[0].pk)
+        banks.append((p0.gal, p0.tp))
+    labels, series = bank_history(power=p0)
+    assert labels == ["R1", "R2", "R3"]
+    assert list(zip(series["Gal"], series["TP"], strict=True)) == banks
+    login(client, world.users[0].username)
+    page = client.get(dashboard_url(world, 0)).content.decode()
+    assert 'data-series="Gal"' in page and "<svg" in page
