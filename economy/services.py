@@ -75,7 +75,8 @@ def audit(
     )
 
 
-def _audit_sheet(power: Power, rnd: Round, actor: str, action: str, **detail: Any) -> None:
+def audit_power(power: Power, rnd: Round, actor: str, action: str, **detail: Any) -> None:
+    """An audit row for something a power's player did in an open round."""
     audit(
         campaign_id=power.campaign_id,
         round_number=rnd.number,
@@ -89,7 +90,7 @@ def _audit_sheet(power: Power, rnd: Round, actor: str, action: str, **detail: An
 # --- order sheets -------------------------------------------------------------------------
 
 
-def _lock_open_round(campaign_id: int) -> Round:
+def lock_open_round(campaign_id: int) -> Round:
     """The campaign's open round, locked; ``RoundNotOpen`` if there is none."""
     rnd = (
         Round.objects.select_for_update()
@@ -97,7 +98,7 @@ def _lock_open_round(campaign_id: int) -> Round:
         .first()
     )
     if rnd is None:
-        raise RoundNotOpen("The round is being resolved; orders are closed.")
+        raise RoundNotOpen("The round is being resolved; it takes no more orders, trades or votes.")
     return rnd
 
 
@@ -118,7 +119,7 @@ def add_order(*, power: Power, payload: dict[str, Any], actor: str, strict: bool
     """Append an order to the power's sheet. An invalid order is kept, marked with its error,
     so positions never shift, and resolution lists it as rejected; with ``strict`` (the API) it
     is refused with ``OrderInvalid`` instead and nothing is written."""
-    rnd = _lock_open_round(power.campaign_id)
+    rnd = lock_open_round(power.campaign_id)
     errors = entry_errors(power=power, payload=payload)
     if strict and errors:
         raise OrderInvalid(errors)
@@ -128,7 +129,7 @@ def add_order(*, power: Power, payload: dict[str, Any], actor: str, strict: bool
         sheet=sheet, position=position, payload=payload, error="; ".join(errors)
     )
     _touch(sheet)
-    _audit_sheet(power, rnd, actor, "order_added", position=position)
+    audit_power(power, rnd, actor, "order_added", position=position)
     return order
 
 
@@ -136,7 +137,7 @@ def add_order(*, power: Power, payload: dict[str, Any], actor: str, strict: bool
 def update_order(
     *, power: Power, position: int, payload: dict[str, Any], actor: str, strict: bool = False
 ) -> Order:
-    rnd = _lock_open_round(power.campaign_id)
+    rnd = lock_open_round(power.campaign_id)
     order = Order.objects.filter(sheet__round=rnd, sheet__power=power, position=position).first()
     if order is None:
         raise OrderNotFound(f"No order at position {position}.")
@@ -147,27 +148,27 @@ def update_order(
     order.error = "; ".join(errors)
     order.save(update_fields=["payload", "error"])
     _touch(order.sheet)
-    _audit_sheet(power, rnd, actor, "order_updated", position=position)
+    audit_power(power, rnd, actor, "order_updated", position=position)
     return order
 
 
 @transaction.atomic
 def remove_order(*, power: Power, position: int, actor: str) -> None:
     """Remove an order; the ones after it move up one place."""
-    rnd = _lock_open_round(power.campaign_id)
+    rnd = lock_open_round(power.campaign_id)
     sheet = _sheet(rnd, power)
     deleted, _ = sheet.orders.filter(position=position).delete()
     if not deleted:
         raise OrderNotFound(f"No order at position {position}.")
     _renumber(sheet, [o for o in sheet.orders.order_by("position")])
     _touch(sheet)
-    _audit_sheet(power, rnd, actor, "order_removed", position=position)
+    audit_power(power, rnd, actor, "order_removed", position=position)
 
 
 @transaction.atomic
 def move_order(*, power: Power, position: int, to: int, actor: str) -> None:
     """Move the order at ``position`` to ``to`` (orders of one power apply in listed order)."""
-    rnd = _lock_open_round(power.campaign_id)
+    rnd = lock_open_round(power.campaign_id)
     sheet = _sheet(rnd, power)
     orders = list(sheet.orders.order_by("position"))
     if not 0 <= position < len(orders):
@@ -176,7 +177,7 @@ def move_order(*, power: Power, position: int, to: int, actor: str) -> None:
     orders.insert(max(0, min(to, len(orders))), moving)
     _renumber(sheet, orders)
     _touch(sheet)
-    _audit_sheet(power, rnd, actor, "order_moved", position=position, to=to)
+    audit_power(power, rnd, actor, "order_moved", position=position, to=to)
 
 
 def _renumber(sheet: OrderSheet, orders: list[Order]) -> None:
@@ -200,7 +201,7 @@ def _touch(sheet: OrderSheet) -> None:
 def set_declaration(*, power: Power, payload: dict[str, Any], actor: str) -> Order:
     """Keep one declare_group order per group on the sheet (R-2): update it, or add it."""
     with transaction.atomic():
-        rnd = _lock_open_round(power.campaign_id)
+        rnd = lock_open_round(power.campaign_id)
         existing = next(
             (
                 o
@@ -220,12 +221,12 @@ def set_declaration(*, power: Power, payload: dict[str, Any], actor: str) -> Ord
 @transaction.atomic
 def submit_sheet(*, power: Power, actor: str) -> OrderSheet:
     """Mark the sheet ready. When it is the last one, resolution is enqueued after commit."""
-    rnd = _lock_open_round(power.campaign_id)
+    rnd = lock_open_round(power.campaign_id)
     sheet = _sheet(rnd, power)
     sheet.status = SheetStatus.SUBMITTED
     sheet.submitted_at = timezone.now()
     sheet.save(update_fields=["status", "submitted_at", "updated_at"])
-    _audit_sheet(power, rnd, actor, "sheet_submitted")
+    audit_power(power, rnd, actor, "sheet_submitted")
     waiting = _powers_not_submitted(rnd)
     if not waiting:
         if not rnd.paused:
@@ -238,12 +239,12 @@ def submit_sheet(*, power: Power, actor: str) -> OrderSheet:
 @transaction.atomic
 def withdraw_sheet(*, power: Power, actor: str) -> OrderSheet:
     """Take the submission back; possible until resolution starts."""
-    rnd = _lock_open_round(power.campaign_id)
+    rnd = lock_open_round(power.campaign_id)
     sheet = _sheet(rnd, power)
     sheet.status = SheetStatus.DRAFT
     sheet.submitted_at = None
     sheet.save(update_fields=["status", "submitted_at", "updated_at"])
-    _audit_sheet(power, rnd, actor, "sheet_withdrawn")
+    audit_power(power, rnd, actor, "sheet_withdrawn")
     return sheet
 
 

@@ -19,8 +19,8 @@ from economy.engine.codec import is_hex
 from economy.engine.resolve import Result
 from economy.engine.state import EDGES
 from economy.engine.un import BOUGHT, motion_errors
-from economy.models import Round, RoundStatus
-from economy.services import RoundNotOpen, audit
+from economy.models import Round
+from economy.services import audit_power, lock_open_round
 from powers.models import Power
 from trade.models import (
     Agreement,
@@ -47,18 +47,6 @@ class TradeError(Exception):
 
 class NotAMember(Exception):
     """Only UN Monetary Committee members may vote or put motions (R-6.4): HTTP 403."""
-
-
-def lock_open_round(campaign_id: int) -> Round:
-    """The campaign's open round, locked; ``RoundNotOpen`` once resolution has started."""
-    rnd = (
-        Round.objects.select_for_update()
-        .filter(campaign_id=campaign_id, status=RoundStatus.OPEN)
-        .first()
-    )
-    if rnd is None:
-        raise RoundNotOpen("The round is being resolved; trade and votes are closed.")
-    return rnd
 
 
 def _next_key(model: type[Agreement] | type[Motion], prefix: str) -> str:
@@ -168,14 +156,7 @@ def propose_agreement(*, power: Power, partner_key: str, terms: Terms, actor: st
     _apply_terms(agreement, terms)
     agreement.save()
     _history(agreement, power, "propose", rnd)
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="agreement_proposed",
-        power=power.key,
-        agreement=agreement.key,
-    )
+    audit_power(power, rnd, actor, "agreement_proposed", agreement=agreement.key)
     return agreement
 
 
@@ -208,14 +189,7 @@ def counter_agreement(*, power: Power, key: str, terms: Terms, actor: str) -> Ag
     )
     agreement.save()
     _history(agreement, power, "counter", rnd)
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="agreement_countered",
-        power=power.key,
-        agreement=agreement.key,
-    )
+    audit_power(power, rnd, actor, "agreement_countered", agreement=agreement.key)
     return agreement
 
 
@@ -234,14 +208,8 @@ def answer_agreement(*, power: Power, key: str, accept: bool, actor: str) -> Agr
     agreement.awaiting = None
     agreement.save()
     _history(agreement, power, "accept" if accept else "decline", rnd)
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="agreement_accepted" if accept else "agreement_declined",
-        power=power.key,
-        agreement=agreement.key,
-    )
+    action = "agreement_accepted" if accept else "agreement_declined"
+    audit_power(power, rnd, actor, action, agreement=agreement.key)
     return agreement
 
 
@@ -266,14 +234,7 @@ def name_hubs(
     setattr(agreement, f"{side}_send_hub", own.get(send_hub) if send_hub else None)
     setattr(agreement, f"{side}_receive_hub", own.get(receive_hub) if receive_hub else None)
     agreement.save()
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="agreement_hubs_named",
-        power=power.key,
-        agreement=agreement.key,
-    )
+    audit_power(power, rnd, actor, "agreement_hubs_named", agreement=agreement.key)
     return agreement
 
 
@@ -306,14 +267,7 @@ def draft_motion(*, power: Power, fields: dict[str, Any], actor: str) -> Motion:
         target_id=keys.get(fields["power"]) if fields.get("power") else None,
         value=Decimal(value) if value is not None and kind in ("rate", "tax") else None,
     )
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="motion_drafted",
-        power=power.key,
-        motion=motion.key,
-    )
+    audit_power(power, rnd, actor, "motion_drafted", motion=motion.key)
     return motion
 
 
@@ -329,14 +283,7 @@ def submit_motion(*, power: Power, key: str, actor: str) -> Motion:
     motion.status = Motion.Status.SUBMITTED
     motion.round_number = rnd.number
     motion.save(update_fields=["status", "round_number"])
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="motion_submitted",
-        power=power.key,
-        motion=motion.key,
-    )
+    audit_power(power, rnd, actor, "motion_submitted", motion=motion.key)
     return motion
 
 
@@ -349,14 +296,7 @@ def withdraw_draft(*, power: Power, key: str, actor: str) -> None:
     ).delete()
     if not deleted:
         raise Motion.DoesNotExist(key)
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="motion_withdrawn",
-        power=power.key,
-        motion=key,
-    )
+    audit_power(power, rnd, actor, "motion_withdrawn", motion=key)
 
 
 @transaction.atomic
@@ -371,15 +311,7 @@ def vote(*, power: Power, key: str, choice: str, actor: str) -> Vote:
         campaign_id=power.campaign_id, key=key, status=Motion.Status.SUBMITTED
     )
     row, _ = Vote.objects.update_or_create(motion=motion, member=power, defaults={"choice": choice})
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action="vote_cast",
-        power=power.key,
-        motion=motion.key,
-        choice=choice,
-    )
+    audit_power(power, rnd, actor, "vote_cast", motion=motion.key, choice=choice)
     return row
 
 
