@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, connections
 
 from economy import services
-from economy.models import AuditEvent, Round
+from economy.models import AuditEvent, OrderSheet, Round, RoundRecord
 from tests.helpers import wait_for
 from tests.web.factories import make_campaign
 
@@ -92,3 +92,52 @@ def test_r2_duplicate_triggers_resolve_once() -> None:
     assert AuditEvent.objects.filter(action="resolution_finished").count() == 1
     assert Round.objects.filter(campaign=world.campaign).count() == 2
     assert connection.vendor == "postgresql"
+
+
+def test_r5_order_writes_racing_the_claim_are_never_lost() -> None:
+    """Every acknowledged write is on the sheet that resolution reads, and every write after
+    the claim is refused (50 iterations; reliability R5)."""
+    writes_before_claim = []
+    for i in range(50):
+        world = make_campaign(f"race {i}", n_powers=2, systems_per_power=1, hubs=False)
+        p0, p1 = world.powers
+        services.submit_sheet(power=p1, actor="t")
+        rnd = Round.objects.get(campaign=world.campaign)
+        acked: list[str] = []
+        barrier = threading.Barrier(2)
+
+        def writer(p0=p0, acked=acked, barrier=barrier) -> None:  # type: ignore[no-untyped-def]
+            barrier.wait()
+            for n in range(1000):
+                try:
+                    services.add_order(
+                        power=p0, payload={"type": "research_project", "gal": 2 * n + 2}, actor="t"
+                    )
+                    acked.append("add")
+                    services.submit_sheet(power=p0, actor="t")
+                    acked.append("submit")
+                except services.RoundNotOpen:
+                    return
+
+        def resolver(rnd=rnd, barrier=barrier) -> None:  # type: ignore[no-untyped-def]
+            barrier.wait()
+            services.resolve_round(round_id=rnd.pk, force=True, actor="admin")
+
+        threads = [
+            threading.Thread(target=in_thread(writer)),
+            threading.Thread(target=in_thread(resolver)),
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        record = RoundRecord.objects.get(round=rnd)
+        sheet = OrderSheet.objects.filter(round=rnd, power=p0).first()
+        stored = [o.payload for o in sheet.orders.order_by("position")] if sheet else []
+        writes_before_claim.append(len(acked))
+        assert len(stored) == acked.count("add")  # nothing acknowledged was lost
+        if acked and acked[-1] == "submit":
+            assert record.orders["p0"] == stored  # the submitted sheet is what was resolved
+        else:
+            assert "p0" in record.nmr  # an unsubmitted draft is not resolved (documented)
+    assert max(writes_before_claim) > 0  # the race really interleaved writes with the claim
