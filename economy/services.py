@@ -36,6 +36,7 @@ from economy.models import (
 )
 from economy.snapshot import export_state, write_state
 from powers.models import Campaign, Power
+from trade.models import RateHistory
 
 log = logging.getLogger(__name__)
 
@@ -599,6 +600,7 @@ def rollback_to(*, campaign: Campaign, number: int, actor: str) -> None:
     state = record.state
     rounds.filter(number__gt=number).delete()
     LedgerLine.objects.filter(campaign=campaign, round_number__gte=number).delete()
+    RateHistory.objects.filter(campaign=campaign, round_number__gte=number).delete()
     RoundRecord.objects.filter(round=target).delete()
     write_state(campaign, state)
     OrderSheet.objects.filter(round=target).update(status=SheetStatus.DRAFT, submitted_at=None)

@@ -13,6 +13,7 @@ from economy.models import AuditEvent, LedgerLine, OrderSheet, Round, RoundRecor
 from economy.snapshot import export_state
 from powers.models import Power
 from tests.web.factories import make_campaign
+from trade.models import RateHistory
 
 pytestmark = pytest.mark.django_db
 
@@ -178,6 +179,7 @@ def test_rollback_restores_the_start_of_a_round() -> None:
         (1, "open")
     ]
     assert not LedgerLine.objects.filter(campaign=world.campaign).exists()
+    assert not RateHistory.objects.filter(campaign=world.campaign).exists()
     sheet = OrderSheet.objects.get(round__campaign=world.campaign, power=world.powers[0])
     assert sheet.status == "draft" and sheet.orders.count() == 1
     # and the replay resolves to the same result
