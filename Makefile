@@ -37,6 +37,7 @@ chromium:
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 ## test: everything, against PostgreSQL and Redis
 test: install services chromium lint

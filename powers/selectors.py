@@ -8,8 +8,13 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db.models import Count, Prefetch, Sum
 
 from economy.models import LedgerLine, Round, RoundStatus
-from powers.models import Membership, Power, StarSystem
+from powers.models import Campaign, Membership, Power, StarSystem
 from trade.models import HubNode, TradeHub
+
+
+def public_campaigns() -> list[Campaign]:
+    """Every campaign with its number of powers: public facts for spectators."""
+    return list(Campaign.objects.annotate(n_powers=Count("powers")).order_by("name"))
 
 
 def memberships_for_user(*, user: AbstractBaseUser) -> list[Membership]:

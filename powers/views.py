@@ -14,7 +14,11 @@ from powers.charts import line_chart
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return redirect("my-campaigns" if request.user.is_authenticated else "login")
+    """Players go to their campaigns; everyone else sees what the public may: each campaign's
+    map, market and round history."""
+    if request.user.is_authenticated:
+        return redirect("my-campaigns")
+    return render(request, "powers/home.html", {"campaigns": selectors.public_campaigns()})
 
 
 @login_required

@@ -55,12 +55,12 @@ def _dispatch_leg(world: World, agreement: Agreement, leg: Leg) -> None:
     if source is None:
         # Without a sending hub the dispatch round is unknown; the latest possible one is N-1.
         if world.round >= agreement.delivery - 1:
-            why = (
+            missing = (
                 f"{leg.sender} named no sending hub"
                 if source_id is None
                 else (f"sending hub {source_id} no longer exists")
             )
-            _fail(world, agreement, leg, why)
+            _fail(world, agreement, leg, missing)
         return None
     d = hex_distance(source.centre, agreement.deposit)
     due = dispatch_round(agreement.delivery, d)

@@ -99,7 +99,7 @@ class _Reader:
             raise CaseError(self.at(key), f"expected integer >= {minimum}, got {v}")
         return v
 
-    def str(self, key: str, default: object = _MISSING) -> str:
+    def text(self, key: str, default: object = _MISSING) -> str:
         v = self.raw(key, default)
         if not isinstance(v, str) or not v:
             raise CaseError(self.at(key), f"expected non-empty string, got {v!r}")
@@ -165,7 +165,7 @@ def parse_state(obj: object, path: str = "state") -> State:
     seen: dict[str, str] = {}
 
     def new_id(item: _Reader) -> str:
-        ident = item.str("id")
+        ident = item.text("id")
         if ident in seen:
             raise CaseError(item.at("id"), f"duplicate id {ident!r} (also {seen[ident]})")
         seen[ident] = item.path
@@ -187,7 +187,7 @@ def parse_state(obj: object, path: str = "state") -> State:
     power_ids = {p.id for p in powers}
 
     def power_ref(item: _Reader, key: str, *, nullable: bool = False) -> str | None:
-        value = item.opt_str(key) if nullable else item.str(key)
+        value = item.opt_str(key) if nullable else item.text(key)
         if value is not None and value not in power_ids:
             raise CaseError(item.at(key), f"unknown power {value!r}")
         return value
@@ -196,8 +196,8 @@ def parse_state(obj: object, path: str = "state") -> State:
     homeworld_of: dict[str, str] = {}
     for s in _items(r, "systems"):
         sid = new_id(s)
-        rates = s.sub("rates")
-        rate = {res: rates.int(res) for res in ("ore", "gal", "bio", "pl")}
+        rates_in = s.sub("rates")
+        rate = {res: rates_in.int(res) for res in ("ore", "gal", "bio", "pl")}
         holder = power_ref(s, "holder", nullable=True)
         loyalty = s.int("loyalty", 0)
         if holder is None or loyalty == 0:
@@ -222,7 +222,7 @@ def parse_state(obj: object, path: str = "state") -> State:
         systems.append(
             System(
                 sid,
-                s.str("name", sid),
+                s.text("name", sid),
                 s.hex("hex"),
                 derived_type(s.choice("type", SYSTEM_TYPES, "basic"), rate["pl"]),
                 holder,
@@ -296,7 +296,7 @@ def parse_state(obj: object, path: str = "state") -> State:
     system_ids = {s.id for s in systems}
     landed: dict[tuple[str, str], Invasion] = {}
     for inv in _items(r, "invasions"):
-        sid = inv.str("system")
+        sid = inv.text("system")
         if sid not in system_ids:
             raise CaseError(inv.at("system"), f"unknown system {sid!r}")
         who = str(power_ref(inv, "power"))
@@ -344,7 +344,7 @@ def parse_state(obj: object, path: str = "state") -> State:
     shipments = []
     for s in _items(r, "shipments"):
         power = str(power_ref(s, "power"))
-        to_hub = s.str("to_hub")
+        to_hub = s.text("to_hub")
         if to_hub not in hub_ids:
             raise CaseError(s.at("to_hub"), f"unknown hub {to_hub!r}")
         res = s.choice("resource", ("ore", "bio", "pl"))
@@ -407,13 +407,13 @@ def _agreement(a: _Reader, new_id: Any, power_ids: set[str], hub_ids: set[str]) 
     ident = new_id(a)
     parties = []
     for key in ("a", "b"):
-        who = a.str(key)
+        who = a.text(key)
         if who not in power_ids:
             raise CaseError(a.at(key), f"unknown power {who!r}")
         parties.append(who)
     if parties[0] == parties[1]:
         raise CaseError(a.at("b"), "an agreement is between two different powers")
-    legs = []
+    legs: list[Leg] = []
     for leg in _items(a, "legs"):
         sender = leg.choice("from", tuple(parties))
         if any(x.sender == sender for x in legs):
@@ -448,7 +448,7 @@ def _agreement(a: _Reader, new_id: Any, power_ids: set[str], hub_ids: set[str]) 
 def _motion(m: _Reader, new_id: Any, power_ids: set[str]) -> Motion:
     """R-6.4: a motion before the committee, with each member's vote."""
     ident = new_id(m)
-    by = m.str("by")
+    by = m.text("by")
     if by not in power_ids:
         raise CaseError(m.at("by"), f"unknown power {by!r}")
     kind = m.choice("kind", MOTION_KINDS)
@@ -467,7 +467,7 @@ def _motion(m: _Reader, new_id: Any, power_ids: set[str]) -> Motion:
             if not 0 <= value <= 1:
                 raise CaseError(m.at("tax"), f"tax must be within 0..1, got {value}")
     else:
-        power = m.str("power")
+        power = m.text("power")
     if power is not None and power not in power_ids:
         raise CaseError(m.at("power"), f"unknown power {power!r}")
     votes: dict[str, str] = {}

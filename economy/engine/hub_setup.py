@@ -133,12 +133,17 @@ def setup(world: World) -> None:
         books.event(f"{order.power} sets up hub {hub.id} at {hub.centre} ({len(nodes)} nodes)")
 
 
+def _whole(hub: Hub) -> tuple[list[str], list[tuple[str, str]]]:
+    """R-5.2: all of a hub's structure (what is kept without a ``hub_maintain`` order)."""
+    return list(hub.nodes), list(hub.links)
+
+
 def _kept(
     world: World, hub: Hub, order: Order | None
 ) -> tuple[list[str], list[tuple[str, str]]] | str:
     """R-5.2: the structure kept by a ``hub_maintain`` order (all of it without one)."""
     if order is None:
-        return list(hub.nodes), list(hub.links)
+        return _whole(hub)
     nodes = order.get("keep_nodes", hub.nodes)
     missing = [hx for hx in nodes if hx not in hub.nodes]
     if missing:
@@ -198,23 +203,23 @@ def maintain(world: World) -> None:
         else:
             by_hub[order["hub"]] = order
     for hub in sorted(world.state.hubs, key=lambda h: h.id):
-        order = by_hub.get(hub.id)
-        if order is not None and order.get("close"):
+        maint = by_hub.get(hub.id)
+        if maint is not None and maint.get("close"):
             # Support §4.1.1: shutting a hub down is the way to move its centre.
             _lapse(world, hub, f"closed by {hub.power}")
             continue
-        kept = _kept(world, hub, order)
+        kept = _kept(world, hub, maint)
         if isinstance(kept, str):
             world.reject(by_hub[hub.id], kept)
-            order = None
-            kept = _kept(world, hub, None)
+            maint = None
+            kept = _whole(hub)
         nodes, links = kept
         radius = max((hex_distance(hub.centre, hx) for hx in nodes), default=0)
         cost = hub_maintenance(radius, len(nodes), len(links))
         bank = world.powers[hub.power]
         if bank.store["gal"] < cost:
-            if order is not None:
-                world.reject(order, f"bank has {bank.store['gal']} gal, maintenance needs {cost}")
+            if maint is not None:
+                world.reject(maint, f"bank has {bank.store['gal']} gal, maintenance needs {cost}")
             _lapse(world, hub)
             continue
         books.change(hub.power, bank, "gal", -cost, f"maintenance of hub {hub.id}", "R-5.2")

@@ -87,7 +87,7 @@ def travel_rounds(d: int) -> int:
 
 def hub_maintenance(radius: int, nodes: int, links: int) -> int:
     """Support §4.1.2, R-5.2: 2^r + nodes + links (a bare centre costs 1)."""
-    return 2**radius + nodes + links
+    return int(2**radius) + nodes + links
 
 
 def hub_setup_cost(link_lengths: list[int]) -> int:

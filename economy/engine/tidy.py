@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .state import Group, Static
 from .troops import pl_at, pl_source
 from .world import World
 
@@ -48,7 +49,8 @@ def tidy(world: World) -> None:
             books.change(
                 system.holder, system, "pl", -system.store["pl"], "excess PL lost", "R-1.3"
             )
-    for carrier in sorted([*world.state.groups, *world.state.statics], key=lambda c: c.id):
+    carriers: list[Group | Static] = [*world.state.groups, *world.state.statics]
+    for carrier in sorted(carriers, key=lambda c: c.id):
         excess = carrier.store["troops"] - carrier.troop_space
         if excess > 0:
             books.change(carrier.power, carrier, "troops", -excess, "no troop space", "R-1.3")

@@ -70,6 +70,8 @@ def demo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def test_make_run_serves_demo_and_logins_work(demo_server: str, page: Page) -> None:
     page.goto(demo_server + "/")
+    expect(page.locator("#campaigns")).to_contain_text("The Outer Reaches")  # the public index
+    page.get_by_role("link", name="Log in").first.click()
     expect(page.get_by_role("heading", name="Log in")).to_be_visible()
     assert page.evaluate("typeof htmx") == "object"  # served from static/, no CDN
 

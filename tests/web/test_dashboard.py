@@ -29,6 +29,15 @@ def test_login_page_renders_with_local_htmx(client: Client) -> None:
     assert "unpkg" not in page and "cdn" not in page.lower()
 
 
+def test_public_index_lists_campaigns_for_spectators(client: Client) -> None:
+    world = make_campaign("Spectated")
+    page = client.get(reverse("home")).content.decode()
+    assert "Spectated" in page and reverse("map-public", args=[world.campaign.pk]) in page
+    assert "Power 0" not in page  # powers' details are on the public pages, not here
+    client.force_login(world.users[0])
+    assert client.get(reverse("home"))["Location"] == reverse("my-campaigns")
+
+
 def test_anonymous_is_sent_to_login(client: Client) -> None:
     world = make_campaign()
     response = client.get(dashboard_url(world, 0))

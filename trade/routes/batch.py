@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class BatchContext:
         m += (ind[s] & ni[t]) | (ind[t] & ni[s])
         m -= self.pol[s] != self.pol[t]
         raw = self.w[s] + self.w[t] + m + self.dm_lut[np.minimum(parsecs, 1000)]
-        return np.minimum(raw, np.minimum(self.limit_w[s], self.limit_w[t]))
+        return cast(np.ndarray, np.minimum(raw, np.minimum(self.limit_w[s], self.limit_w[t])))
 
 
 def _add_flows(
@@ -124,10 +125,11 @@ def run_batch(
     if len(rows3):
         pos = np.full(k, -1, dtype=np.int64)
         pos[rows3] = np.arange(len(rows3))
-        max_j3 = int(j2[feeder].max()) - 1 if feeder.any() else 0
+        feeder_j3 = int(j2[feeder].max()) - 1 if feeder.any() else 0
+        max_j3: int | None = feeder_j3
         if len(lr):
             lone_j = max_jumps(max_j, 3)
-            max_j3 = None if lone_j is None else max(max_j3, lone_j)
+            max_j3 = None if lone_j is None else max(feeder_j3, lone_j)
         dist3 = shortest(ctx.g3, src[rows3], max_j3)
         fi = np.flatnonzero(feeder)
         wf = dist3[pos[ri[fi]], ti[fi]]

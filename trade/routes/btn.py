@@ -89,7 +89,7 @@ def trade_credits(btn_h: int) -> int:
     if btn_h < 1:
         return 0
     whole, half = divmod(btn_h, 2)
-    return 10**whole * (5 if half else 1)
+    return int(10**whole) * (5 if half else 1)
 
 
 def btn_for_trade(credits: int) -> int:

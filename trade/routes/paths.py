@@ -9,6 +9,7 @@ directed edge u -> v. Every weight is an integer far below 2**53, so the float64
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -36,7 +37,7 @@ def hex_distance(x1: IntArray, y1: IntArray, x2: IntArray, y2: IntArray) -> IntA
     q1, r1 = cube(x1, y1)
     q2, r2 = cube(x2, y2)
     dq, dr = q1 - q2, r1 - r2
-    return np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+    return cast(IntArray, np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr)))
 
 
 def near_pairs(x: IntArray, y: IntArray, max_parsecs: int) -> tuple[IntArray, IntArray, IntArray]:

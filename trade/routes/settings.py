@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from decimal import Decimal, InvalidOperation
+from typing import TypedDict
 
 from .btn import btn_cap
 
@@ -11,6 +12,16 @@ _CHOICES = {
     "classifications": ("uwp", "remarks"),
     "btn_cap": ("2wtn+1", "wtn+5", "none"),
 }
+
+
+class _Changes(TypedDict, total=False):
+    """Parsed ``--variant`` values, keyed and typed as the :class:`RouteSettings` fields."""
+
+    classifications: str
+    btn_cap: str
+    min_btn: int | Decimal
+    gwp_cap: bool
+    chunk: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,33 +60,47 @@ class RouteSettings:
     def with_variants(self, items: list[str] | tuple[str, ...]) -> RouteSettings:
         """Apply ``k=v`` strings (the command's ``--variant``); ValueError names a bad one."""
         known = {f.name for f in fields(self)}
-        changes: dict[str, object] = {}
+        changes: _Changes = {}
         for item in items:
             key, sep, raw = item.partition("=")
             key, raw = key.strip(), raw.strip()
             if not sep or key not in known:
                 raise ValueError(f"unknown variant {item!r} (known: {', '.join(sorted(known))})")
-            changes[key] = _convert(key, raw)
+            _convert(changes, key, raw)
         return replace(self, **changes)
 
 
-def _convert(key: str, raw: str) -> object:
+def _convert(changes: _Changes, key: str, raw: str) -> None:
+    """Parse one variant's text into ``changes`` (``key`` is a known field name)."""
     if key == "gwp_cap":
-        if raw.lower() in ("1", "true", "yes", "on"):
-            return True
-        if raw.lower() in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(f"gwp_cap must be true or false, got {raw!r}")
-    if key == "min_btn":
-        try:
-            value = Decimal(raw)
-        except InvalidOperation:
-            raise ValueError(f"min_btn must be a number, got {raw!r}") from None
-        if not value.is_finite():
-            raise ValueError(f"min_btn must be a number, got {raw!r}")
-        return int(value) if value == value.to_integral_value() else value
-    if key == "chunk":
+        changes["gwp_cap"] = _flag(raw)
+    elif key == "min_btn":
+        changes["min_btn"] = _number(raw)
+    elif key == "chunk":
         if not raw.isdigit():
             raise ValueError(f"chunk must be a positive integer, got {raw!r}")
-        return int(raw)
-    return raw
+        changes["chunk"] = int(raw)
+    elif key == "classifications":
+        changes["classifications"] = raw
+    elif key == "btn_cap":
+        changes["btn_cap"] = raw
+    else:
+        raise ValueError(f"variant {key!r} has no parser")
+
+
+def _flag(raw: str) -> bool:
+    if raw.lower() in ("1", "true", "yes", "on"):
+        return True
+    if raw.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"gwp_cap must be true or false, got {raw!r}")
+
+
+def _number(raw: str) -> int | Decimal:
+    try:
+        value = Decimal(raw)
+    except InvalidOperation:
+        raise ValueError(f"min_btn must be a number, got {raw!r}") from None
+    if not value.is_finite():
+        raise ValueError(f"min_btn must be a number, got {raw!r}")
+    return int(value) if value == value.to_integral_value() else value

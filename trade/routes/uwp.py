@@ -50,8 +50,10 @@ class Uwp:
         port = text[0].upper()
         if not port.isalpha():
             raise ValueError(f"bad starport in UWP {text!r}")
-        digits = [ehex(c) for c in text[1:7]]
-        return cls(port, *digits, ehex(text[8]))
+        size, atmosphere, hydrographics, population, government, law = [ehex(c) for c in text[1:7]]
+        return cls(
+            port, size, atmosphere, hydrographics, population, government, law, ehex(text[8])
+        )
 
     def __str__(self) -> str:
         d = (self.size, self.atmosphere, self.hydrographics, self.population)
@@ -114,7 +116,7 @@ def classify_remarks(remarks: tuple[str, ...] | list[str]) -> frozenset[str]:
     """T-4 variant ``classifications="remarks"``: the file's own trade codes; Ex from As De Fl
     Ic Va He."""
     given = set(remarks)
-    codes = {c for c in ("Ag", "In", "Na", "Ni", "Ri", "Po") if c in given}
+    codes: set[str] = {c for c in ("Ag", "In", "Na", "Ni", "Ri", "Po") if c in given}
     if given & EXTREME_REMARKS:
         codes.add("Ex")
     return frozenset(codes)
