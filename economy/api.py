@@ -87,6 +87,7 @@ class StatementSerializer(serializers.Serializer):
     power = serializers.CharField()
     stocks = StockSerializer(many=True)
     rejected = serializers.ListField(child=serializers.DictField())
+    events = serializers.ListField(child=serializers.DictField())
     ledger = serializers.SerializerMethodField()
 
     def get_ledger(self, statement: selectors.Statement) -> list[dict[str, Any]]:

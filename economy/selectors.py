@@ -5,6 +5,7 @@ power data takes the power and returns only that power's part."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,6 +129,7 @@ class Statement:
     steps: list[tuple[str, list[dict[str, Any]]]]
     stocks: list[StockRow]
     rejected: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _holdings(state: dict[str, Any], power: str) -> tuple[dict[tuple[str, str], int], dict]:
@@ -166,6 +168,7 @@ def build_statement(
     power: str,
     lines: list[dict[str, Any]],
     rejected: list[dict[str, Any]],
+    events: Sequence[dict[str, Any]] = (),
 ) -> Statement:
     """Group ``lines`` (this power's ledger) by step and add before/after for every stockpile
     they touch, from the round's starting ``start`` state (contracts §1 shape)."""
@@ -203,6 +206,7 @@ def build_statement(
         steps=list(steps.items()),
         stocks=stocks,
         rejected=[r for r in rejected if r["power"] == power],
+        events=[e for e in events if power in e.get("powers", ()) or e.get("public")],
     )
 
 
@@ -223,7 +227,12 @@ def projected_statement(power: Power) -> Statement:
     )
     lines = [line.as_json() for line in result.ledger if line.power == power.key]
     return build_statement(
-        start, dump_state(result.state), power.key, lines, [r.as_json() for r in result.rejected]
+        start,
+        dump_state(result.state),
+        power.key,
+        lines,
+        [r.as_json() for r in result.rejected],
+        [e.as_json() for e in result.events if not e.public],  # public ones come at resolution
     )
 
 
@@ -245,7 +254,7 @@ def round_statement(power: Power, number: int) -> Statement | None:
         .order_by("seq")
         .values("step", "where", "resource", "amount", "reason", "rule")
     )
-    return build_statement(record.state, end, power.key, lines, record.rejected)
+    return build_statement(record.state, end, power.key, lines, record.rejected, record.events)
 
 
 def power_ledger(
@@ -298,6 +307,7 @@ def round_summary(campaign: Campaign, number: int) -> RoundSummary | None:
             was = names.get(s["holder"], "neutral") if s["holder"] else "neutral"
             now = names.get(new, "neutral") if new else "neutral"
             events.append(f"{s['name']} ({s['hex']}) passed from {was} to {now}.")
+    events += [e["text"] for e in record.events if e.get("public")]
     return RoundSummary(
         round=record.round,
         rates=record.state["market"]["rates"],

@@ -29,8 +29,9 @@ def _fail(world: World, agreement: Agreement, leg: Leg, why: str) -> None:
     receiver = agreement.other(leg.sender)
     world.books.event(
         f"agreement {agreement.id}: leg {leg.sender} -> {receiver} "
-        f"({leg.amount} {leg.resource}) failed: {why} [to {agreement.a}, {agreement.b}]",
+        f"({leg.amount} {leg.resource}) failed: {why}",
         step=STEP,
+        powers=(agreement.a, agreement.b),
     )
 
 
@@ -124,6 +125,7 @@ def _dispatch_leg(world: World, agreement: Agreement, leg: Leg) -> None:
         f"agreement {agreement.id}: {shipment.id} {leg.amount} {res} {leg.sender} -> {receiver}, "
         f"arrives {agreement.delivery}",
         step=STEP,
+        powers=(agreement.a, agreement.b),
     )
     return None
 

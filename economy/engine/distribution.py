@@ -58,7 +58,9 @@ def distribute(world: World, order: Order) -> None:
                     order, f"shares: contested {hx} can receive {reach} {res}, not {w[res]} (R-4.5)"
                 )
     text = ", ".join(f"{hx} {w['ore']} ore {w['bio']} bio" for hx, w in sorted(wanted.items()))
-    world.books.event(f"hub {hub.id} distributed by hand: {text}", step="resource.5.1")
+    world.books.event(
+        f"hub {hub.id} distributed by hand: {text}", step="resource.5.1", powers=(hub.power,)
+    )
     return None
 
 

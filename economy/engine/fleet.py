@@ -13,7 +13,10 @@ def declare_groups(world: World) -> None:
         for key in ("hex", "order", "status"):
             if key in order.fields:
                 setattr(group, key, order[key])
-        world.books.event(f"{group.id} declared at {group.hex}: {group.order}, {group.status}")
+        world.books.event(
+            f"{group.id} declared at {group.hex}: {group.order}, {group.status}",
+            powers=(group.power,),
+        )
     world.reindex_groups()
     for group in sorted(world.state.groups, key=lambda g: g.id):
         if group.order == "maintain_orbit" and not can_maintain_orbit(group):
@@ -21,4 +24,5 @@ def declare_groups(world: World) -> None:
                 f"{group.id} ({group.kind}, no troops or diplomat) may not hold Maintain Orbit:"
                 " no effect (R-3.4)",
                 step="resource.1",
+                powers=(group.power,),
             )

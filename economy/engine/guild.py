@@ -21,14 +21,16 @@ def guild(world: World) -> None:
             world.reject(order, f"hub {hub.id} has shipments in transit to it (Support §4.2)")
         else:
             hub.guild = False
-            books.event(f"hub {hub.id} leaves the guild")
+            books.event(f"hub {hub.id} leaves the guild", powers=(hub.power,))
     for hub in sorted(world.state.hubs, key=lambda h: h.id):
         if not hub.guild:
             continue
         bank = world.powers[hub.power]
         if bank.store["gal"] < GUILD_FEE:
             hub.guild = False
-            books.event(f"hub {hub.id}: guild fee unpaid, membership ends (R-5.3)")
+            books.event(
+                f"hub {hub.id}: guild fee unpaid, membership ends (R-5.3)", powers=(hub.power,)
+            )
             for shipment in [s for s in world.shipments.values() if s.to_hub == hub.id]:
                 lose_shipment(world, shipment, f"{hub.id} left the guild", "R-5.3")
             continue
@@ -41,4 +43,7 @@ def guild(world: World) -> None:
             world.reject(order, f"hub {hub.id} is already a guild member")
         else:
             hub.guild = True
-            books.event(f"hub {hub.id} joins the guild: fee due from round {world.round + 1}")
+            books.event(
+                f"hub {hub.id} joins the guild: fee due from round {world.round + 1}",
+                powers=(hub.power,),
+            )

@@ -130,7 +130,10 @@ def setup(world: World) -> None:
             dict.fromkeys(("ore", "bio", "pl"), 0),
         )
         world.add_hub(hub)
-        books.event(f"{order.power} sets up hub {hub.id} at {hub.centre} ({len(nodes)} nodes)")
+        books.event(
+            f"{order.power} sets up hub {hub.id} at {hub.centre} ({len(nodes)} nodes)",
+            powers=(order.power,),
+        )
 
 
 def _whole(hub: Hub) -> tuple[list[str], list[tuple[str, str]]]:
@@ -185,7 +188,7 @@ def _lapse(world: World, hub: Hub, why: str = "maintenance unpaid") -> None:
     for shipment in [s for s in world.shipments.values() if s.to_hub == hub.id]:
         lose_shipment(world, shipment, f"destination hub {hub.id} lapsed", "R-5.2")
     world.remove_hub(hub)
-    books.event(f"hub {hub.id} lapses: {why}")
+    books.event(f"hub {hub.id} lapses: {why}", powers=(hub.power,))
 
 
 def maintain(world: World) -> None:
@@ -238,4 +241,5 @@ def drop_unpaid(world: World) -> None:
         world.books.event(
             f"hub {hub.id} drops nodes {sorted(dropped)}; keeps {len(links)} links",
             step="support.4.1.2",
+            powers=(hub.power,),
         )

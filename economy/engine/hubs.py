@@ -89,7 +89,8 @@ def lose_nodes(world: World) -> None:
             where = target.where if target is not None else "nowhere (lost)"
             books.event(
                 f"hub {hub.id} loses node {hx}: {shares['ore']} ore, {shares['bio']} bio"
-                f" captured by {captor or 'nobody'} -> {where}"
+                f" captured by {captor or 'nobody'} -> {where}",
+                powers=(hub.power, captor),  # reported to both exactly
             )
 
 

@@ -39,11 +39,21 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Event:
+    """Something that happened, for reports. ``powers`` may read it; ``public`` events are for
+    everyone (the rest may reveal loyalty, hubs or holdings, so nobody else sees them)."""
+
     step: str
     text: str
+    powers: tuple[str, ...] = ()
+    public: bool = False
 
     def as_json(self) -> dict[str, object]:
-        return {"step": self.step, "text": self.text}
+        out: dict[str, object] = {"step": self.step, "text": self.text}
+        if self.powers:
+            out["powers"] = list(self.powers)
+        if self.public:
+            out["public"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +126,17 @@ class Books:
         self.change(power, source, resource, -amount, reason, rule)
         self.change(target_power or power, target, resource, amount, reason, rule)
 
-    def event(self, text: str, *, step: str | None = None) -> None:
-        self.events.append(Event(step or self.step, text))
+    def event(
+        self,
+        text: str,
+        *,
+        step: str | None = None,
+        powers: tuple[str | None, ...] = (),
+        public: bool = False,
+    ) -> None:
+        """Record an event for ``powers`` (the ``None`` of a neutral party is dropped)."""
+        readers = tuple(sorted({p for p in powers if p}))
+        self.events.append(Event(step or self.step, text, readers, public))
 
     def reject(self, power: str, index: int, error: str) -> None:
         self.rejected.append(Rejection(power, index, error))

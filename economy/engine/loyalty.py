@@ -56,7 +56,10 @@ def _send_troops(world: World, order: Order, gains: dict[tuple[str, str], int]) 
         invasion = Invasion(system.id, order.power, {"troops": 0})
         world.add_invasion(invasion)
     books.move(order.power, group, invasion, "troops", troops, f"landed on {system.id}", RULE)
-    books.event(f"{order.power} lands {troops} troops on {system.id}")
+    books.event(
+        f"{order.power} lands {troops} troops on {system.id}",
+        powers=(order.power, system.holder),
+    )
     return None
 
 
@@ -106,11 +109,15 @@ def _conversions(world: World, start_effective: dict[str, int]) -> dict[str, Ord
 def _apply_conversion(world: World, system: System, power: str) -> None:
     invasion = world.invasions[system.id][power]
     troops = invasion.troops
+    former = system.holder
     change_holder(world, system, power, f"{system.id} converted by {power}")
     system.loyalty = min(max_loyalty(system.type), troop_loyalty(troops))
     world.books.change(power, invasion, "troops", -troops, f"converted on {system.id}", RULE)
     world.remove_invasion(invasion)
-    world.books.event(f"{system.id} converted by {power} with {troops} troops: LR {system.loyalty}")
+    world.books.event(
+        f"{system.id} converted by {power} with {troops} troops: LR {system.loyalty}",
+        powers=(power, former),
+    )
 
 
 def _delta(world: World, system: System, gains: dict[tuple[str, str], int]) -> tuple[int, str]:
@@ -166,18 +173,29 @@ def resolve_loyalty(world: World) -> None:
                 lr = min(lr, max_loyalty(system.type))
                 change_holder(world, system, power, f"{system.id} claimed by {power}")
                 system.loyalty = lr
-                books.event(f"{system.id} loyalty 0 -> {lr} towards {power} (maintain orbit)")
+                books.event(
+                    f"{system.id} loyalty 0 -> {lr} towards {power} (maintain orbit)",
+                    powers=(power,),
+                )
             elif orbit:
-                books.event(f"{system.id} contested by {', '.join(orbit)}: stays neutral")
+                books.event(
+                    f"{system.id} contested by {', '.join(orbit)}: stays neutral",
+                    powers=tuple(orbit),
+                )
             continue
         d, why = _delta(world, system, gains)
         old = system.loyalty
         new = max(0, min(old + d, max_loyalty(system.type)))
         if new == old:
             continue
-        books.event(f"{system.id} loyalty {old} -> {new} ({why or 'above maximum'})")
+        books.event(
+            f"{system.id} loyalty {old} -> {new} ({why or 'above maximum'})",
+            powers=(system.holder,),
+        )
         if new == 0:
-            books.event(f"{system.id} lost by {system.holder}: now neutral")
+            books.event(
+                f"{system.id} lost by {system.holder}: now neutral", powers=(system.holder,)
+            )
             change_holder(world, system, None, f"{system.id} lost (LR 0)")
         else:
             system.loyalty = new

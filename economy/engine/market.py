@@ -63,7 +63,10 @@ def sell(world: World, order: Order) -> None:
     dest = bank if bought == "gal" else target
     books.change(order.power, dest, bought, gain, f"market purchase {edge}", "R-6.1")
     market.volume[edge] = market.volume.get(edge, 0) + amount  # for the market report, R-6.3
-    books.event(f"{order.power} sells {amount} {res} for {gain} {bought} (round {world.round})")
+    books.event(
+        f"{order.power} sells {amount} {res} for {gain} {bought} (round {world.round})",
+        powers=(order.power,),
+    )
     return None
 
 

@@ -24,7 +24,7 @@ def _revert(world: World, system: System, why: str) -> None:
                 "R-3.2",
             )
         system.loyalty = cap
-    world.books.event(text)
+    world.books.event(text, powers=(system.holder,))
 
 
 def primaries(world: World) -> None:
@@ -50,7 +50,7 @@ def primaries(world: World) -> None:
         else:
             system.type = "homeworld"
             homeworld_holders.add(order.power)
-            books.event(f"{system.id} nominated Homeworld of {order.power}")
+            books.event(f"{system.id} nominated Homeworld of {order.power}", powers=(order.power,))
     for system in world.systems_sorted:
         if system.type != "primary" or system.holder is None:
             continue
@@ -76,4 +76,7 @@ def primaries(world: World) -> None:
         else:
             books.change(bank.id, bank, "gal", -cost, f"designate primary {system.id}", "R-3.2")
             system.type = "primary"
-            books.event(f"{system.id} becomes a Primary of {order.power} from next round")
+            books.event(
+                f"{system.id} becomes a Primary of {order.power} from next round",
+                powers=(order.power,),
+            )

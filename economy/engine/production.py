@@ -117,5 +117,8 @@ def _conscript(world: World) -> None:
         place = world.place_of(system)
         books.change(order.power, place, "pl", gained, f"conscription {system.id}", "R-3.5")
         world.pl_added[system.hex] += gained
-        books.event(f"{system.id} conscripts: LR {system.loyalty} -> {system.loyalty - k}")
+        books.event(
+            f"{system.id} conscripts: LR {system.loyalty} -> {system.loyalty - k}",
+            powers=(order.power,),
+        )
         system.loyalty -= k

@@ -28,7 +28,7 @@ def projects(world: World) -> None:
                 world.reject(order, f"{system.id} has no planetary project to stop")
             else:
                 system.project = None
-                books.event(f"{system.id} planetary project stopped")
+                books.event(f"{system.id} planetary project stopped", powers=(order.power,))
             continue
         if system.project is not None:
             world.reject(order, f"{system.id} already has a project: stop it first (pct 0)")
@@ -46,4 +46,7 @@ def projects(world: World) -> None:
             continue
         books.change(order.power, payer, target, -cost, f"planetary project {system.id}", "R-9.1")
         system.project = Project(source, target, pct)
-        books.event(f"{system.id} shifts {pct}% of {source} to {target} from next round")
+        books.event(
+            f"{system.id} shifts {pct}% of {source} to {target} from next round",
+            powers=(order.power,),
+        )

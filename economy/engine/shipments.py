@@ -11,7 +11,9 @@ def lose_shipment(world: World, shipment: Shipment, reason: str, rule: str) -> N
     """R-5.3: a shipment that can no longer be delivered is lost, with a ledger line."""
     world.books.change(shipment.power, shipment, shipment.resource, -shipment.amount, reason, rule)
     world.remove_shipment(shipment)
-    world.books.event(f"shipment {shipment.id} lost: {reason}")
+    world.books.event(
+        f"shipment {shipment.id} lost: {reason}", powers=(shipment.power, shipment.sender)
+    )
 
 
 def arrive(world: World) -> None:
@@ -24,7 +26,10 @@ def arrive(world: World) -> None:
         hub = world.hubs.get(shipment.to_hub)
         if hub is None or not world.member_active(hub, hub.centre):
             if not shipment.waiting:
-                books.event(f"shipment {shipment.id} waits for a new centre of {shipment.to_hub}")
+                books.event(
+                    f"shipment {shipment.id} waits for a new centre of {shipment.to_hub}",
+                    powers=(shipment.power, shipment.sender),
+                )
             shipment.waiting = True
             continue
         if not hub.guild:
@@ -94,6 +99,7 @@ def ship(world: World, order: Order) -> None:
         "R-5.4",
     )
     books.event(
-        f"{shipment.id}: {amount} {res} {source.id} -> {dest.id}, arrives {shipment.arrives}"
+        f"{shipment.id}: {amount} {res} {source.id} -> {dest.id}, arrives {shipment.arrives}",
+        powers=(shipment.power, shipment.sender),
     )
     return None

@@ -56,7 +56,10 @@ def recruit(world: World, order: Order) -> None:
     books.change(order.power, place, "pl", -made, f"recruited into {carrier.id}", "R-7.1")
     books.change(order.power, carrier, "troops", made, f"recruited at {order['at']}", "R-7.1")
     if made < troops:
-        books.event(f"{carrier.id} has troop space for {made}: {troops - made} PL not converted")
+        books.event(
+            f"{carrier.id} has troop space for {made}: {troops - made} PL not converted",
+            powers=(order.power,),
+        )
     return None
 
 
@@ -91,7 +94,10 @@ def defend(world: World, order: Order) -> None:
             world.remove_invasion(inv)
         if left == 0:
             break
-    books.event(f"{order.power} destroys {troops} invading troops on {system.id}")
+    books.event(
+        f"{order.power} destroys {troops} invading troops on {system.id}",
+        powers=(order.power, *(inv.power for inv in invaders)),
+    )
     return None
 
 

@@ -152,7 +152,7 @@ def meeting(world: World) -> None:
     if is_report_round(world.round):
         report = market_report(market, world.round, production_totals(world))
         market.volume = dict.fromkeys(EDGES, 0)
-        world.books.event(f"Common Market Report of round {world.round}", step=STEP)
+        world.books.event(f"Common Market Report of round {world.round}", step=STEP, public=True)
     decided = []
     for motion in sorted(world.state.motions, key=lambda m: m.id):
         passed, reason = decide(motion, members, world.round)
@@ -162,7 +162,9 @@ def meeting(world: World) -> None:
             entry["effect"] = apply(market, motion)
         decided.append(entry)
         verdict = f"passed: {entry['effect']}" if passed else "failed"
-        world.books.event(f"motion {motion.id} ({motion.kind}) {verdict}; {reason}", step=STEP)
+        world.books.event(
+            f"motion {motion.id} ({motion.kind}) {verdict}; {reason}", step=STEP, public=True
+        )
     world.state.motions = []
     world.un_meeting = {
         "round": world.round,

@@ -439,6 +439,9 @@ def check_invariants(raw: dict[str, Any], sheet: list[tuple[str, int, Any]]) -> 
     dumped = dump_state(result.state)
     assert dump_state(parse_state(dumped)) == dumped
 
+    # Every event has readers: the powers it concerns, or everyone (secrets reach nobody else).
+    assert all(e.powers or e.public for e in result.events)
+
     # No stockpile negative.
     assert all(n >= 0 for n in places(result.state).values())
 

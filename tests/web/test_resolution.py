@@ -248,3 +248,27 @@ def test_a_resolved_round_replays_identically_from_its_inputs() -> None:
     assert services.replay(campaign=world.campaign, number=1) == [
         "state.powers.p0.gal: stored 1, replayed 107"
     ]
+
+
+def test_statements_show_a_power_its_own_events_only(client) -> None:  # type: ignore[no-untyped-def]
+    from django.urls import reverse
+
+    world = make_campaign()
+    services.add_order(
+        power=world.powers[0],
+        payload={"type": "market_sell", "resource": "ore", "amount": 3, "from": "hub0"},
+        actor="t",
+    )
+    submit_everyone(world)
+    assert services.resolve_round(round_id=open_round(world.campaign).pk)
+    record = RoundRecord.objects.get(round__campaign=world.campaign, round__number=1)
+    sale = next(e for e in record.events if "sells 3 ore" in e["text"])
+    assert sale["powers"] == ["p0"]
+    client.force_login(world.users[0])
+    mine = client.get(reverse("report", args=[world.campaign.pk, "p0", 1])).content.decode()
+    assert "p0 sells 3 ore" in mine
+    client.force_login(world.users[1])
+    theirs = client.get(reverse("report", args=[world.campaign.pk, "p1", 1])).content.decode()
+    assert "sells 3 ore" not in theirs
+    public = client.get(reverse("history", args=[world.campaign.pk])).content.decode()
+    assert "sells 3 ore" not in public
