@@ -191,3 +191,29 @@ def test_reliability_r4_one_live_round_and_unique_numbers() -> None:
         Round.objects.create(campaign=world.campaign, number=2, status="open")
     with pytest.raises(IntegrityError), transaction.atomic():
         Round.objects.create(campaign=world.campaign, number=1, status="resolved")
+
+
+def test_agreements_motions_and_bans_stay_in_their_campaign() -> None:
+    from trade.models import Agreement, MarketBan, Motion
+
+    mine = make_campaign("Mine")
+    other = make_campaign("Other")
+    _immediate()
+    with pytest.raises(IntegrityError, match="scoped_fk"), transaction.atomic():
+        MarketBan.objects.create(campaign=mine.campaign, power=other.powers[0])
+    with pytest.raises(IntegrityError, match="scoped_fk"), transaction.atomic():
+        Motion.objects.create(
+            campaign=mine.campaign, key="m1", round_number=1, proposer=other.powers[0], kind="rate"
+        )
+    with pytest.raises(IntegrityError, match="scoped_fk"), transaction.atomic():
+        Agreement.objects.create(
+            campaign=mine.campaign,
+            key="a1",
+            proposer=mine.powers[0],
+            partner=other.powers[1],
+            deposit_col=1,
+            deposit_row=1,
+            delivery=3,
+            a_resource="ore",
+            a_amount=1,
+        )
