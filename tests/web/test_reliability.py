@@ -118,3 +118,13 @@ def test_r6_orders_are_accepted_after_the_deadline_until_the_claim() -> None:
         services.add_order(
             power=world.powers[0], payload={"type": "research_project", "gal": 2}, actor="t"
         )
+
+
+def test_f3_task_limits_sit_inside_the_visibility_timeout(settings) -> None:  # type: ignore[no-untyped-def]
+    """A task still running is never redelivered by Redis: its hard limit ends it first; acks
+    are late and a lost worker's task goes back to the queue (style.md, reliability F1/F3)."""
+    visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+    assert visibility > settings.CELERY_TASK_TIME_LIMIT
+    assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
+    assert settings.CELERY_WORKER_PREFETCH_MULTIPLIER == 1
+    assert resolve_round_task.acks_late and resolve_round_task.reject_on_worker_lost
