@@ -282,36 +282,69 @@ class RoundSummary:
     events: list[str]
 
 
-def round_history(campaign: Campaign) -> list[Round]:
-    return list(Round.objects.filter(campaign=campaign).order_by("-number"))
+def round_history(campaign: Campaign) -> list[tuple[Round, RoundSummary | None]]:
+    """Every round, newest first, with the public summary of those resolved."""
+    summaries = round_summaries(campaign)
+    rounds = Round.objects.filter(campaign=campaign).order_by("-number")
+    return [(r, summaries.get(r.number)) for r in rounds]
 
 
 def round_summary(campaign: Campaign, number: int) -> RoundSummary | None:
-    """Public facts about a resolved round: rates in force, who submitted and who did not, and
-    changes of holder (visible on the public map anyway). Nothing private."""
-    record = (
-        RoundRecord.objects.filter(round__campaign=campaign, round__number=number)
-        .select_related("round")
-        .first()
+    return round_summaries(campaign, number).get(number)
+
+
+def round_summaries(campaign: Campaign, number: int | None = None) -> dict[int, RoundSummary]:
+    """Public facts about resolved rounds: rates in force, who submitted and who did not,
+    changes of holder (visible on the public map anyway) and public events. Nothing private.
+    A fixed number of queries however many rounds: only the public parts of the stored states
+    are read."""
+    records = RoundRecord.objects.filter(round__campaign=campaign)
+    if number is not None:
+        records = records.filter(round__number__in=[number, number + 1])
+    rows = list(
+        records.order_by("round__number").values(
+            "round_id",
+            "round__number",
+            "orders",
+            "nmr",
+            "events",
+            "state__systems",
+            "state__market__rates",
+        )
     )
-    if record is None:
-        return None
-    names = dict(Power.objects.filter(campaign=campaign).values_list("key", "name"))
-    nxt = RoundRecord.objects.filter(round__campaign=campaign, round__number=number + 1).first()
-    end = nxt.state if nxt else export_state(campaign)
-    holders = {s["id"]: s["holder"] for s in end["systems"]}
-    events = []
-    for s in record.state["systems"]:
-        new = holders.get(s["id"], s["holder"])
-        if new != s["holder"]:
-            was = names.get(s["holder"], "neutral") if s["holder"] else "neutral"
-            now = names.get(new, "neutral") if new else "neutral"
-            events.append(f"{s['name']} ({s['hex']}) passed from {was} to {now}.")
-    events += [e["text"] for e in record.events if e.get("public")]
-    return RoundSummary(
-        round=record.round,
-        rates=record.state["market"]["rates"],
-        submitted=sorted(names[k] for k in record.orders if k in names),
-        nmr=sorted(names[k] for k in record.nmr if k in names),
-        events=events,
-    )
+    if not rows:
+        return {}
+    powers = list(Power.objects.filter(campaign=campaign).values_list("pk", "key", "name"))
+    names = {key: name for _, key, name in powers}
+    holder_key = {pk: key for pk, key, _ in powers}
+    now = {
+        key: holder_key.get(holder)
+        for key, holder in StarSystem.objects.filter(campaign=campaign).values_list(
+            "key", "holder_id"
+        )
+    }
+    rounds = {r.pk: r for r in Round.objects.filter(pk__in=[row["round_id"] for row in rows])}
+    holders_at = {row["round__number"]: row["state__systems"] for row in rows}
+    out: dict[int, RoundSummary] = {}
+    for row in rows:
+        n = row["round__number"]
+        if number is not None and n != number:
+            continue
+        after = holders_at.get(n + 1)
+        end = {s["id"]: s["holder"] for s in after} if after is not None else now
+        events = []
+        for s in row["state__systems"]:
+            new = end.get(s["id"], s["holder"])
+            if new != s["holder"]:
+                was = names.get(s["holder"], "neutral") if s["holder"] else "neutral"
+                became = names.get(new, "neutral") if new else "neutral"
+                events.append(f"{s['name']} ({s['hex']}) passed from {was} to {became}.")
+        events += [e["text"] for e in row["events"] if e.get("public")]
+        out[n] = RoundSummary(
+            round=rounds[row["round_id"]],
+            rates=row["state__market__rates"],
+            submitted=sorted(names[k] for k in row["orders"] if k in names),
+            nmr=sorted(names[k] for k in row["nmr"] if k in names),
+            events=events,
+        )
+    return out

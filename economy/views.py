@@ -258,8 +258,7 @@ def history(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = Campaign.objects.filter(pk=campaign_id).first()
     if campaign is None:
         raise Http404("No such campaign.")
-    rounds = selectors.round_history(campaign)
-    summaries = [selectors.round_summary(campaign, r.number) for r in rounds]
+    rows = selectors.round_history(campaign)
     my_power = None
     if request.user.is_authenticated:
         my_power = Power.objects.filter(campaign=campaign, memberships__user=request.user).first()
@@ -268,7 +267,7 @@ def history(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "economy/history.html",
         {
             "campaign": campaign,
-            "rows": list(zip(rounds, summaries, strict=True)),
+            "rows": rows,
             "my_power": my_power,
         },
     )

@@ -63,3 +63,15 @@ def test_load_and_save_service(small_and_large) -> None:  # type: ignore[no-unty
         assert Round.objects.get(pk=rnd.pk).status == "resolved"
     assert exports[0] == exports[1]
     assert resolutions[0] == resolutions[1]
+
+
+def test_round_history_does_not_grow_with_rounds(client: Client) -> None:
+    world = make_campaign("history", n_powers=2, systems_per_power=2)
+    counts = []
+    for _ in range(3):
+        for power in world.powers:
+            services.submit_sheet(power=power, actor="t")
+        rnd = Round.objects.get(campaign=world.campaign, status="open")
+        assert services.resolve_round(round_id=rnd.pk)
+        counts.append(count(lambda: client.get(reverse("history", args=[world.campaign.pk]))))
+    assert counts[0] == counts[1] == counts[2]

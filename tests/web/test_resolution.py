@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from economy import services
+from economy import selectors, services
 from economy.models import AuditEvent, LedgerLine, OrderSheet, Round, RoundRecord
 from economy.snapshot import export_state
 from powers.models import Power
@@ -272,3 +272,28 @@ def test_statements_show_a_power_its_own_events_only(client) -> None:  # type: i
     assert "sells 3 ore" not in theirs
     public = client.get(reverse("history", args=[world.campaign.pk])).content.decode()
     assert "sells 3 ore" not in public
+
+
+def test_public_summary_reports_changes_of_holder(client) -> None:  # type: ignore[no-untyped-def]
+    from django.urls import reverse
+
+    from powers.models import FleetGroup, MapHex, StarSystem
+
+    world = make_campaign()
+    hx = MapHex.objects.create(campaign=world.campaign, col=20, row=20)
+    StarSystem.objects.create(campaign=world.campaign, key="vega", name="Vega", hex=hx)
+    FleetGroup.objects.create(
+        campaign=world.campaign,
+        key="g",
+        power=world.powers[0],
+        col=20,
+        row=20,
+        order="maintain_orbit",
+        points=100,
+    )
+    submit_everyone(world)
+    assert services.resolve_round(round_id=open_round(world.campaign).pk)
+    page = client.get(reverse("history", args=[world.campaign.pk])).content.decode()
+    assert "Vega (2020) passed from neutral to Power 0." in page
+    summary = selectors.round_summary(world.campaign, 1)
+    assert summary is not None and summary.submitted == ["Power 0", "Power 1"]
