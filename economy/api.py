@@ -4,49 +4,135 @@ after resolution has started get 409."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from economy import selectors, services
+from economy.entry import order_schemas, player_order
 from economy.models import LedgerLine, Order, Round
 from powers.access import power_of_user_in_campaign
 from powers.models import Power
 
 
 class Conflict(APIException):
+    """409: the round takes no more writes; ``open_round`` is the round that does, if any."""
+
     status_code = status.HTTP_409_CONFLICT
     default_detail = "The round no longer takes orders."
     default_code = "round_not_open"
 
+    def __init__(self, exc: services.RoundNotOpen) -> None:
+        super().__init__({"detail": str(exc), "open_round": getattr(exc, "open_number", None)})
+
+
+class ConflictSerializer(serializers.Serializer):
+    """Why a write was refused with 409, and the round that is open now (null while one is
+    being resolved)."""
+
+    detail = serializers.CharField()
+    open_round = serializers.IntegerField(allow_null=True)
+
 
 class OrderSerializer(serializers.ModelSerializer):
+    """An order on the sheet: ``position`` counts from 0 (as in the URLs), ``number`` from 1
+    (as the pages and statements number orders), the order as the player entered it, and the
+    rule it breaks, if any (kept from the pages; the API refuses such orders)."""
+
+    number = serializers.SerializerMethodField()
+    payload = serializers.SerializerMethodField()
+
     class Meta:
         model = Order
-        fields = ["position", "payload", "error"]
+        fields = ["position", "number", "payload", "error"]
         read_only_fields = fields
+
+    def get_number(self, order: Order) -> int:
+        return order.position + 1
+
+    def get_payload(self, order: Order) -> dict[str, Any]:
+        return player_order(self.context["power"].key, order.payload)  # type: ignore[no-any-return]
 
 
 class OrderInput(serializers.Serializer):
-    """An order object as in contracts §1: ``{"type": ..., fields...}``."""
+    """An order object as in contracts §1: ``{"type": ..., fields...}``; the entry check
+    (``economy.entry``, through the service) does the rest."""
 
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
+    def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
             raise ValidationError({"order": ["Expected a JSON object."]})
-        if not isinstance(data.get("type"), str):
-            raise ValidationError({"type": ["Required: the order type, a string."]})
         return data
 
     def to_representation(self, instance: Any) -> Any:
         return instance
+
+
+def _component_name(kind: str) -> str:
+    return "".join(part.title() for part in kind.split("_")) + "Order"
+
+
+class OrderInputSchema(OpenApiSerializerExtension):
+    """The API documents each order type (``economy.entry.order_schemas``): one ``oneOf``
+    discriminated by ``type``."""
+
+    target_class = "economy.api.OrderInput"
+
+    def get_name(self, auto_schema: Any, direction: Any) -> str:
+        return "OrderEntry"
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        refs = {}
+        for kind, schema in order_schemas().items():
+            component = ResolvedComponent(
+                name=_component_name(kind),
+                type=ResolvedComponent.SCHEMA,
+                object=_component_name(kind),
+                schema=schema,
+            )
+            auto_schema.registry.register_on_missing(component)
+            refs[kind] = component.ref
+        return {
+            "oneOf": list(refs.values()),
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {k: r["$ref"] for k, r in refs.items()},
+            },
+        }
+
+
+IF_MATCH = re.compile(r'^"round-([0-9]{1,9})"$')
+IF_MATCH_PARAMETER = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description=(
+        'Optional: `"round-N"`, the round this write is meant for (the sheet\'s ETag). If '
+        "round N is over the write is refused with 409 and the open round's number."
+    ),
+    pattern=r'^(\*|"round-[0-9]{1,9}")$',
+)
+
+
+def _expected_round(request: Request) -> int | None:
+    """The round named by ``If-Match: "round-N"``, if the client sent one."""
+    value = request.headers.get("If-Match")
+    if value is None or value == "*":
+        return None
+    match = IF_MATCH.match(value)
+    if match is None:
+        raise ValidationError({"If-Match": ['Expected "round-N", the round the write is for.']})
+    return int(match.group(1))
 
 
 class SheetSerializer(serializers.Serializer):
@@ -83,10 +169,22 @@ class StockSerializer(serializers.Serializer):
     change = serializers.IntegerField()
 
 
+class RejectedSerializer(serializers.Serializer):
+    """An order not applied: ``index`` from 0 (contracts §1), ``number`` from 1 (as the pages
+    and the sheet number it), and why."""
+
+    index = serializers.IntegerField()
+    number = serializers.SerializerMethodField()
+    error = serializers.CharField()
+
+    def get_number(self, rejected: dict[str, Any]) -> int:
+        return int(rejected["index"]) + 1
+
+
 class StatementSerializer(serializers.Serializer):
     power = serializers.CharField()
     stocks = StockSerializer(many=True)
-    rejected = serializers.ListField(child=serializers.DictField())
+    rejected = RejectedSerializer(many=True)
     events = serializers.ListField(child=serializers.DictField())
     ledger = serializers.SerializerMethodField()
 
@@ -111,8 +209,18 @@ def _sheet_data(power: Power) -> dict[str, Any]:
         "round": rnd.number,
         "round_status": rnd.status,
         "sheet_status": sheet.status if sheet else "draft",
-        "orders": OrderSerializer(orders, many=True).data,
+        "orders": OrderSerializer(orders, many=True, context={"power": power}).data,
     }
+
+
+def _sheet_response(power: Power, **kwargs: Any) -> Response:
+    """The sheet, with its round as the ETag a client may send back in If-Match."""
+    data = _sheet_data(power)
+    return Response(data, headers={"ETag": f'"round-{data["round"]}"'}, **kwargs)
+
+
+def _order_response(power: Power, order: Order, **kwargs: Any) -> Response:
+    return Response(OrderSerializer(order, context={"power": power}).data, **kwargs)
 
 
 class Rounds(generics.ListAPIView):
@@ -127,11 +235,25 @@ class Rounds(generics.ListAPIView):
 
 
 class Sheet(APIView):
-    """The user's order sheet for the open round."""
+    """The user's order sheet for the open round; its ETag names the round."""
 
     @extend_schema(responses=SheetSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
-        return Response(_sheet_data(_power(request, campaign_id)))
+        return _sheet_response(_power(request, campaign_id))
+
+
+WRITE_ERRORS = {400: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT, 409: ConflictSerializer}
+
+
+def _refused(exc: Exception) -> APIException:
+    """A service's refusal as the API answers it."""
+    if isinstance(exc, services.OrderInvalid):
+        return ValidationError(_field_errors(exc.errors))
+    if isinstance(exc, services.RoundNotOpen):
+        return Conflict(exc)
+    if isinstance(exc, services.OrderNotFound):
+        return NotFound("No order at that position.")
+    raise exc
 
 
 class Orders(APIView):
@@ -140,23 +262,27 @@ class Orders(APIView):
         return Response(_sheet_data(_power(request, campaign_id))["orders"])
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={201: OrderSerializer, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        request=OrderInput,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={201: OrderSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        """Append an order. Invalid orders are refused with the engine's messages."""
+        """Append an order. An order that breaks the entry check or a rule is refused with
+        400 naming the field, and nothing is written."""
         power = _power(request, campaign_id)
         payload = OrderInput(data=request.data)
         payload.is_valid(raise_exception=True)
         try:
             order = services.add_order(
-                power=power, payload=payload.validated_data, actor=_actor(request), strict=True
+                power=power,
+                payload=payload.validated_data,
+                actor=_actor(request),
+                strict=True,
+                round_number=_expected_round(request),
             )
-        except services.OrderInvalid as exc:
-            raise ValidationError(_field_errors(exc.errors)) from None
-        except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
-        return Response(OrderSerializer(order).data, status=status.HTTP_201_CREATED)
+        except (services.OrderInvalid, services.RoundNotOpen) as exc:
+            raise _refused(exc) from None
+        return _order_response(power, order, status=status.HTTP_201_CREATED)
 
 
 def _field_errors(errors: list[str]) -> dict[str, list[str]]:
@@ -177,13 +303,16 @@ class OrderDetail(APIView):
 
     @extend_schema(responses=OrderSerializer)
     def get(self, request: Request, campaign_id: int, position: int) -> Response:
-        return Response(OrderSerializer(self._get(_power(request, campaign_id), position)).data)
+        power = _power(request, campaign_id)
+        return _order_response(power, self._get(power, position))
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={200: OrderSerializer, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        request=OrderInput,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={200: OrderSerializer, **WRITE_ERRORS},
     )
     def put(self, request: Request, campaign_id: int, position: int) -> Response:
+        """Replace the order at ``position`` (from 0), with the same checks as adding one."""
         power = _power(request, campaign_id)
         payload = OrderInput(data=request.data)
         payload.is_valid(raise_exception=True)
@@ -194,42 +323,48 @@ class OrderDetail(APIView):
                 payload=payload.validated_data,
                 actor=_actor(request),
                 strict=True,
+                round_number=_expected_round(request),
             )
-        except services.OrderInvalid as exc:
-            raise ValidationError(_field_errors(exc.errors)) from None
-        except services.OrderNotFound:
-            raise Http404("No order at that position.") from None
-        except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
-        return Response(OrderSerializer(order).data)
+        except (services.OrderInvalid, services.OrderNotFound, services.RoundNotOpen) as exc:
+            raise _refused(exc) from None
+        return _order_response(power, order)
 
-    @extend_schema(responses={204: None, 409: OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[IF_MATCH_PARAMETER], responses={204: None, **WRITE_ERRORS})
     def delete(self, request: Request, campaign_id: int, position: int) -> Response:
         power = _power(request, campaign_id)
         try:
-            services.remove_order(power=power, position=position, actor=_actor(request))
-        except services.OrderNotFound:
-            raise Http404("No order at that position.") from None
-        except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
+            services.remove_order(
+                power=power,
+                position=position,
+                actor=_actor(request),
+                round_number=_expected_round(request),
+            )
+        except (services.OrderNotFound, services.RoundNotOpen) as exc:
+            raise _refused(exc) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MoveOrder(APIView):
-    @extend_schema(request=MoveInput, responses=SheetSerializer)
+    @extend_schema(
+        request=MoveInput,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={200: SheetSerializer, **WRITE_ERRORS},
+    )
     def post(self, request: Request, campaign_id: int, position: int) -> Response:
         power = _power(request, campaign_id)
         move = MoveInput(data=request.data)
         move.is_valid(raise_exception=True)
         try:
             services.move_order(
-                power=power, position=position, to=move.validated_data["to"], actor=_actor(request)
+                power=power,
+                position=position,
+                to=move.validated_data["to"],
+                actor=_actor(request),
+                round_number=_expected_round(request),
             )
-        except services.OrderNotFound:
-            raise Http404("No order at that position.") from None
-        except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
-        return Response(_sheet_data(power))
+        except (services.OrderNotFound, services.RoundNotOpen) as exc:
+            raise _refused(exc) from None
+        return _sheet_response(power)
 
 
 class SubmitSheet(APIView):
@@ -237,17 +372,22 @@ class SubmitSheet(APIView):
 
     withdraw = False
 
-    @extend_schema(request=None, responses={200: SheetSerializer, 409: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=None,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={200: SheetSerializer, **WRITE_ERRORS},
+    )
     def post(self, request: Request, campaign_id: int) -> Response:
         power = _power(request, campaign_id)
+        expected = _expected_round(request)
         try:
             if self.withdraw:
-                services.withdraw_sheet(power=power, actor=_actor(request))
+                services.withdraw_sheet(power=power, actor=_actor(request), round_number=expected)
             else:
-                services.submit_sheet(power=power, actor=_actor(request))
+                services.submit_sheet(power=power, actor=_actor(request), round_number=expected)
         except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
-        return Response(_sheet_data(power))
+            raise _refused(exc) from None
+        return _sheet_response(power)
 
 
 class Projection(APIView):

@@ -31,7 +31,7 @@ def campaign_from_case(case: dict[str, Any], *, name: str) -> Campaign:
     orders = case.get("orders") or {}
     for power in Power.objects.filter(campaign=campaign, key__in=list(orders)).order_by("key"):
         for payload in orders[power.key]:
-            services.add_order(power=power, payload=payload, actor="load_case")
+            services.add_order(power=power, payload=payload, actor="load_case", contract=True)
     return campaign
 
 

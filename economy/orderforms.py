@@ -15,10 +15,14 @@ from economy.engine.state import GROUP_ORDERS, GROUP_STATUSES
 class Field:
     name: str
     label: str
-    kind: str  # "ref" (a select), "enum", "int", "bool", "text", "hex", "hexes", "links", "shares"
+    # "ref" (a select), "enum", "int", "bool", "text", "typed_id" (a new id the player
+    # chooses, economy.entry), "hex", "hexes", "links", "shares"
+    kind: str
     source: str = ""  # for refs: see Choices
     options: tuple[str, ...] = ()
     help: str = ""
+    engine: bool = True  # False: kept by the shell only, never sent to the engine
+    max_length: int = 0  # for "text": the column's length
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,13 @@ ORDER_TYPES: dict[str, OrderType] = {
         "Set up a trade hub",
         "Support 4.1.1, R-5.1",
         (
-            Field("id", "New hub id", "text", help="letters, digits, - or _"),
+            Field(
+                "id",
+                "New hub id",
+                "typed_id",
+                help="1-24 lower-case letters, digits or '-', starting with a letter",
+            ),
+            Field("name", "Hub name", "text", help="optional", engine=False, max_length=60),
             Field("centre", "Centre hex", "hex", help="XXYY"),
             Field("nodes", "Node hexes", "hexes", help="e.g. 0203 0305"),
             Field("links", "Links", "links", help="e.g. 0101-0203 0203-0305"),

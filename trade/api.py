@@ -95,7 +95,7 @@ def _run(call: Any) -> Any:
     except services.NotAMember as exc:
         raise PermissionDenied(str(exc)) from None
     except RoundNotOpen as exc:
-        raise Conflict(str(exc)) from None
+        raise Conflict(exc) from None
     except (Agreement.DoesNotExist, Motion.DoesNotExist):
         raise Http404("No such agreement or motion.") from None
 

@@ -19,6 +19,9 @@ class TradeHub(CampaignScoped):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="hubs")
     key = models.CharField(max_length=64, validators=[key_validator])
+    name = models.CharField(
+        max_length=60, blank=True, default="", help_text="What its power calls it (private)."
+    )
     power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="hubs")
     guild = models.BooleanField(default=False, help_text="Centre is a Guild member (R-5.3).")
     pool_ore = models.BigIntegerField("Ore pool", default=0)

@@ -50,9 +50,11 @@ class NotAMember(Exception):
 
 
 def _next_key(model: type[Agreement] | type[Motion], prefix: str) -> str:
-    # Called under the round lock, so two creators of one campaign never race.
+    """A generated key: ``agreement.7``. It has no ``-``, so no id a player chooses (stored as
+    ``<power>-<typed id>``, economy.entry) can ever be it. Called under the round lock, so two
+    creators of one campaign never race."""
     top = model.objects.aggregate(top=Max("id"))["top"] or 0
-    return f"{prefix}-{top + 1}"
+    return f"{prefix}.{top + 1}"
 
 
 # --- agreements (R-5.5) ---------------------------------------------------------------------
@@ -78,8 +80,10 @@ class Terms:
         }
 
 
-def check_terms(terms: Terms, *, round_number: int) -> list[str]:
-    """R-5.5 entry checks, each naming the field."""
+def check_terms(terms: Terms, *, round_number: int, side: str = "a") -> list[str]:
+    """R-5.5 entry checks, each naming the field as the acting party (``side`` ``a``, the
+    proposer, or ``b``) entered it: what it sends and what it receives."""
+    names = {side: "send", "b" if side == "a" else "a": "receive"}
     errors = []
     if not is_hex(terms.deposit):
         errors.append(f"deposit: expected a hex XXYY, got {terms.deposit!r}")
@@ -90,15 +94,15 @@ def check_terms(terms: Terms, *, round_number: int) -> list[str]:
             f"delivery: must be a later round than the current one ({round_number}); "
             "a leg is dispatched at least one round before delivery"
         )
-    for side in ("a", "b"):
-        amount = getattr(terms, f"{side}_amount")
-        resource = getattr(terms, f"{side}_resource")
+    for leg in ("a", "b"):
+        amount = getattr(terms, f"{leg}_amount")
+        resource = getattr(terms, f"{leg}_resource")
         if not 0 <= amount <= MAX_AMOUNT:
-            errors.append(f"{side}_amount: expected 0..{MAX_AMOUNT}, got {amount}")
+            errors.append(f"{names[leg]}_amount: expected 0..{MAX_AMOUNT:,}, got {amount}")
         if amount > 0 and resource not in LEG_RESOURCES:
-            errors.append(f"{side}_resource: expected one of ore, bio, pl, got {resource!r}")
+            errors.append(f"{names[leg]}_resource: expected one of ore, bio, pl, got {resource!r}")
     if terms.a_amount <= 0 and terms.b_amount <= 0:
-        errors.append("a_amount: at least one side must send something")
+        errors.append("send_amount: at least one side must send something")
     return errors
 
 
@@ -180,7 +184,7 @@ def counter_agreement(*, power: Power, key: str, terms: Terms, actor: str) -> Ag
     rnd = lock_open_round(power.campaign_id)
     agreement = _locked_agreement(power, key)
     _must_await(agreement, power)
-    errors = check_terms(terms, round_number=rnd.number)
+    errors = check_terms(terms, round_number=rnd.number, side=agreement.party(power))
     if errors:
         raise TradeError(errors)
     _apply_terms(agreement, terms)
@@ -201,7 +205,9 @@ def answer_agreement(*, power: Power, key: str, accept: bool, actor: str) -> Agr
     if accept or agreement.status != Agreement.Status.PROPOSED:
         _must_await(agreement, power)  # either party may walk away from a proposal
     if accept:
-        errors = check_terms(terms_of(agreement), round_number=rnd.number)
+        errors = check_terms(
+            terms_of(agreement), round_number=rnd.number, side=agreement.party(power)
+        )
         if errors:
             raise TradeError(errors)
     agreement.status = Agreement.Status.ACCEPTED if accept else Agreement.Status.DECLINED

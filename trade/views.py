@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from economy.services import RoundNotOpen
+from economy.texts import plain_all
 from powers.access import access_power_for_user
 from powers.models import Campaign, Power
 from trade import selectors, services
@@ -31,11 +32,36 @@ def _actor(request: HttpRequest) -> str:
     return request.user.get_username()
 
 
+# How the pages name the fields of trade forms in messages (never by their keys: issue 10).
+LABELS = {
+    "partner": "Partner",
+    "deposit": "Deposit hex",
+    "delivery": "Delivery round",
+    "send_resource": "What you send",
+    "send_amount": "Amount you send",
+    "receive_resource": "What you receive",
+    "receive_amount": "Amount you receive",
+    "agreement": "Agreement",
+    "action": "Action",
+    "send_hub": "Sending hub",
+    "receive_hub": "Receiving hub",
+    "kind": "Motion",
+    "edge": "Market edge",
+    "power": "Power",
+    "rate": "Rate",
+    "tax": "Tax",
+    "value": "Value",
+    "motion": "Motion",
+    "choice": "Vote",
+}
+
+
 def _int(value: str | None, field: str) -> int:
     try:
         return int(value or "0")
     except ValueError:
-        raise services.TradeError([f"{field}: expected a whole number, got {value!r}"]) from None
+        shown = repr(value[:20]) if value else "nothing"
+        raise services.TradeError([f"{field}: expected a whole number, got {shown}"]) from None
 
 
 def terms_from(data: QueryDict | dict[str, Any], side: str) -> services.Terms:
@@ -164,7 +190,7 @@ def trade_write(section: str) -> Callable[[Callable[..., None]], Callable[..., H
             except services.NotAMember as exc:
                 return HttpResponseForbidden(str(exc))
             except services.TradeError as exc:
-                errors, status = exc.errors, 400
+                errors, status = plain_all(exc.errors, LABELS), 400
             except (Agreement.DoesNotExist, Motion.DoesNotExist):
                 raise Http404("No such agreement or motion.") from None
             if request.htmx:
