@@ -14,7 +14,7 @@ from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import APIException, NotFound, ValidationError
+from rest_framework.exceptions import APIException, ErrorDetail, NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,7 +34,12 @@ class Conflict(APIException):
     default_code = "round_not_open"
 
     def __init__(self, exc: services.RoundNotOpen) -> None:
-        super().__init__({"detail": str(exc), "open_round": getattr(exc, "open_number", None)})
+        super().__init__(str(exc))
+        # the body as documented (ConflictSerializer): the open round stays a number
+        self.detail = {  # type: ignore[assignment]
+            "detail": ErrorDetail(str(exc), self.default_code),
+            "open_round": getattr(exc, "open_number", None),
+        }
 
 
 class ConflictSerializer(serializers.Serializer):

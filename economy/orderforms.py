@@ -268,10 +268,17 @@ def form_values(payload: dict[str, Any]) -> dict[str, str]:
 
 
 def summary(payload: Any) -> str:
-    """A one-line reading of an order for lists and reports."""
+    """A one-line reading of an order for lists and reports, its fields named by their labels
+    (never their keys)."""
     if not isinstance(payload, dict):
         return repr(payload)
     spec = ORDER_TYPES.get(payload.get("type", ""))
     label = spec.label if spec else str(payload.get("type"))
-    parts = [f"{k}={form_values(payload).get(k, v)}" for k, v in payload.items() if k != "type"]
+    labels = {f.name: f.label for f in spec.fields} if spec else {}
+    values = form_values(payload)
+    # in the form's order (a stored order's keys come back in the database's order)
+    keys = [k for k in labels if k in payload] + sorted(
+        str(k) for k in payload if k != "type" and k not in labels
+    )
+    parts = [f"{labels.get(k, k)} {values.get(k, payload[k])}" for k in keys]
     return f"{label}: {', '.join(parts)}" if parts else label

@@ -56,3 +56,10 @@ def plain(text: str, labels: Mapping[str, str] = ORDER_LABELS) -> str:
 
 def plain_all(errors: Iterable[str], labels: Mapping[str, str] = ORDER_LABELS) -> list[str]:
     return [plain(e, labels) for e in errors]
+
+
+def labels_for(kind: str) -> dict[str, str]:
+    """The labels of one order type's form, over the general ones."""
+    spec = ORDER_TYPES.get(kind)
+    own = {f.name: f.label for f in spec.fields} if spec else {}
+    return {**ORDER_LABELS, **own}

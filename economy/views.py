@@ -22,7 +22,7 @@ from economy import selectors, services
 from economy.entry import player_order
 from economy.models import Round, RoundStatus
 from economy.orderforms import ORDER_TYPES, form_values, payload_from, summary
-from economy.texts import plain, plain_all
+from economy.texts import labels_for, plain, plain_all
 from powers.access import access_power_for_user
 from powers.models import Campaign, FleetGroup, Power
 
@@ -49,6 +49,7 @@ def _posted_round(request: HttpRequest) -> int | None:
 def _form_context(power: Power, kind: str, values: dict[str, str], errors: list[str]) -> dict:
     choices = selectors.choices_for(power)
     spec = ORDER_TYPES.get(kind)
+    labels = labels_for(kind)
     fields = []
     if spec:
         for f in spec.fields:
@@ -58,7 +59,7 @@ def _form_context(power: Power, kind: str, values: dict[str, str], errors: list[
                     "spec": f,
                     "value": values.get(f.name, ""),
                     "choices": choices.get(f.source) if f.kind == "ref" else [],
-                    "error": plain(own),
+                    "error": plain(own, labels),
                 }
             )
     other = [e for e in errors if not any(e.startswith(f"{f['spec'].name}:") for f in fields)]
@@ -66,8 +67,8 @@ def _form_context(power: Power, kind: str, values: dict[str, str], errors: list[
         "kind": kind,
         "spec": spec,
         "fields": fields,
-        "errors": plain_all(other),
-        "all_errors": plain_all(errors),
+        "errors": plain_all(other, labels),
+        "all_errors": plain_all(errors, labels),
     }
 
 
@@ -93,7 +94,12 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
         "round": rnd,
         "sheet": sheet,
         "orders": [
-            (o, summary(player_order(power.key, o.payload)), plain(o.error)) for o in orders
+            (
+                o,
+                summary(player_order(power.key, o.payload)),
+                plain(o.error, labels_for(o.payload.get("type", ""))),
+            )
+            for o in orders
         ],
         "open": rnd is not None and rnd.status == "open",
         "submissions": selectors.submissions(rnd) if rnd else [],
@@ -158,7 +164,9 @@ def validate_order(request: HttpRequest, campaign_id: int, power_key: str) -> Ht
     power = _power(request, campaign_id, power_key)
     kind = request.POST.get("type", "")
     errors = services.entry_errors(power=power, payload=payload_from(kind, request.POST))
-    return render(request, "economy/_order_errors.html", {"errors": plain_all(errors)})
+    return render(
+        request, "economy/_order_errors.html", {"errors": plain_all(errors, labels_for(kind))}
+    )
 
 
 @login_required

@@ -112,14 +112,14 @@ def check_json_body(body: bytes, limit: int) -> None:
     """``InputRefused`` for a JSON body that is too large, not UTF-8, nested deeper than
     ``MAX_JSON_DEPTH``, or holding NUL characters, lone surrogates or non-finite numbers. A
     body that is not JSON at all is left for the API to answer."""
+    if _json_depth(body[:limit].decode("utf-8", errors="replace")) > MAX_JSON_DEPTH:
+        raise InputRefused(f"the JSON nests deeper than {MAX_JSON_DEPTH} levels")
     if len(body) > limit:
         raise InputRefused(f"the request body is larger than {limit:,} bytes", 413)
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise InputRefused("the request body is not UTF-8") from None
-    if _json_depth(text) > MAX_JSON_DEPTH:
-        raise InputRefused(f"the JSON nests deeper than {MAX_JSON_DEPTH} levels")
     try:
         data = json.loads(text, parse_float=_finite, parse_constant=_no_constants)
     except ValueError:
@@ -161,7 +161,7 @@ class InputGateMiddleware:
         if content_type in JSON_TYPES or content_type.endswith("+json"):
             length = request.META.get("CONTENT_LENGTH") or "0"
             limit = settings.FTCAMP_MAX_JSON_BYTES
-            if length.isdigit() and int(length) > limit:
+            if length.isdigit() and int(length) > max(limit, settings.DATA_UPLOAD_MAX_MEMORY_SIZE):
                 raise InputRefused(f"the request body is larger than {limit:,} bytes", 413)
             check_json_body(request.body, limit)
         elif content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
