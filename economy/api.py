@@ -15,6 +15,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.exceptions import APIException, ErrorDetail, NotFound, ValidationError
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -415,10 +416,21 @@ class Report(APIView):
         return Response(StatementSerializer(statement).data)
 
 
+class StrictPages(PageNumberPagination):
+    """Pages numbered 1, 2, ...: anything else named as a page (an empty one too) is not one."""
+
+    def get_page_number(self, request: Any, paginator: Any) -> Any:
+        value = request.query_params.get(self.page_query_param)
+        if value is not None and not (value.isdigit() and len(value) < 10):
+            raise NotFound("Invalid page.")
+        return super().get_page_number(request, paginator)
+
+
 class Ledger(generics.ListAPIView):
     """The user's power's ledger, filterable by round, step and resource."""
 
     serializer_class = LedgerSerializer
+    pagination_class = StrictPages
 
     @extend_schema(
         parameters=[

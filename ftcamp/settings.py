@@ -159,6 +159,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "ftcamp.schema.add_error_responses",
+    ],
     "ENUM_NAME_OVERRIDES": {
         "ProjectResourceEnum": "powers.models.ProjectResource",
         # the order types' own choice sets (economy.entry.order_schemas)
