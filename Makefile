@@ -50,6 +50,7 @@ bench: install
 	$(PY) bench/traderoutes.py
 	$(PY) bench/resolution.py
 	$(PY) bench/maps.py
+	$(PY) bench/recovery.py
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3
