@@ -33,7 +33,17 @@ class HubSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TradeHub
-        fields = ["key", "centre", "nodes", "links", "guild", "pool_ore", "pool_bio", "pool_pl"]
+        fields = [
+            "key",
+            "name",
+            "centre",
+            "nodes",
+            "links",
+            "guild",
+            "pool_ore",
+            "pool_bio",
+            "pool_pl",
+        ]
         read_only_fields = fields
 
     def get_centre(self, hub: TradeHub) -> str | None:
