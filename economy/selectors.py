@@ -143,13 +143,18 @@ def _holdings(state: dict[str, Any], power: str) -> tuple[dict[tuple[str, str], 
     for s in state["systems"]:
         where = f"system:{s['id']}"
         labels[where] = f"{s['name']} ({s['hex']})"
-        for res, n in s["stock"].items():
-            amounts[(where, res)] = n
+        if s["holder"] == power:  # a system's stockpile is its holder's
+            for res, n in s["stock"].items():
+                amounts[(where, res)] = n
     for h in state["hubs"]:
         if h["power"] == power:
             labels[f"hub:{h['id']}"] = f"hub {h['id']}"
             for res, n in h["pool"].items():
                 amounts[(f"hub:{h['id']}", res)] = n
+    for sh in state["shipments"]:
+        if sh["power"] == power:  # goods in transit belong to the receiver (docs/rules.md)
+            labels[f"shipment:{sh['id']}"] = f"in transit {sh['id']}"
+            amounts[(f"shipment:{sh['id']}", sh["resource"])] = sh["amount"]
     for g in state["groups"]:
         if g["power"] == power:
             labels[f"group:{g['id']}"] = f"group {g['id']}"
