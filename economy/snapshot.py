@@ -108,7 +108,12 @@ def export_state(campaign: Campaign) -> dict[str, Any]:
             "hexes": [
                 {"hex": h.code, "type": h.hex_type}
                 for h in MapHex.objects.filter(campaign_id=cid).order_by("col", "row")
-            ]
+            ],
+            **(
+                {"size": {"cols": campaign.map_cols, "rows": campaign.map_rows}}
+                if campaign.map_cols and campaign.map_rows
+                else {}
+            ),
         },
         "powers": [
             {"id": p.key, "gal": p.gal, "tp": p.tp, "un_member": p.un_member}
@@ -142,6 +147,7 @@ def export_state(campaign: Campaign) -> dict[str, Any]:
                 "links": sorted(links.get(h.pk, [])),
                 "guild": h.guild,
                 "pool": {r: getattr(h, f"pool_{r}") for r in RES3},
+                **({"lost": sorted(h.lost)} if h.lost else {}),
             }
             for h in TradeHub.objects.filter(campaign_id=cid).order_by("key")
         ],
@@ -158,6 +164,8 @@ def export_state(campaign: Campaign) -> dict[str, Any]:
                 "diplomat": g.diplomat,
                 "status": g.status,
                 "kind": g.kind,
+                **({"engages": sorted(g.engages)} if g.engages else {}),
+                **({"defending": True} if g.defending else {}),
             }
             for g in FleetGroup.objects.filter(campaign_id=cid).order_by("key")
         ],
@@ -193,11 +201,12 @@ def export_state(campaign: Campaign) -> dict[str, Any]:
                 "power": powers[s.power_id],
                 "sender": powers[s.sender_id],
                 "from_hub": hubs.get(s.from_hub_id),
-                "to_hub": hubs[s.to_hub_id],
+                "to_hub": hubs.get(s.to_hub_id),
                 "resource": s.resource,
                 "amount": s.amount,
                 "arrives": s.arrives,
                 **({"waiting": True} if s.waiting else {}),
+                **({"waiting_for": s.waiting_for} if s.waiting_for else {}),
             }
             for s in Shipment.objects.filter(campaign_id=cid).order_by("key")
         ],
@@ -329,7 +338,9 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
     cid = campaign.pk
     campaign.current_round = state["round"]
     campaign.seed = state.get("seed", 0)
-    campaign.save(update_fields=["current_round", "seed"])
+    size = state.get("map", {}).get("size") or {}
+    campaign.map_cols, campaign.map_rows = size.get("cols"), size.get("rows")
+    campaign.save(update_fields=["current_round", "seed", "map_cols", "map_rows"])
 
     power_rows = _sync(
         Power,
@@ -416,11 +427,12 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
                 "from_hub_id": hub_rows[s["from_hub"]].pk
                 if s.get("from_hub") in hub_rows
                 else None,
-                "to_hub_id": hub_rows[s["to_hub"]].pk,
+                "to_hub_id": hub_rows[s["to_hub"]].pk if s.get("to_hub") in hub_rows else None,
                 "resource": s["resource"],
                 "amount": s["amount"],
                 "arrives": s["arrives"],
                 "waiting": bool(s.get("waiting", False)),
+                "waiting_for": list(s.get("waiting_for", [])),
             }
             for s in shipments
         },
@@ -444,6 +456,8 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
                 "troops": g.get("troops", 0),
                 "troop_space": g.get("troop_space", 0),
                 "diplomat": g.get("diplomat", False),
+                "engages": sorted(g.get("engages", [])),
+                "defending": bool(g.get("defending", False)),
             }
             for g in state.get("groups", [])
         },
@@ -661,6 +675,7 @@ def _write_hubs(
                 "power_id": pid[h["power"]],
                 "guild": h.get("guild", False),
                 **{f"pool_{r}": h.get("pool", {}).get(r, 0) for r in RES3},
+                "lost": sorted(h.get("lost", [])),
             }
             for h in hubs
         },

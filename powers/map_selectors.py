@@ -103,7 +103,17 @@ def _public_parts(campaign: Campaign) -> MapData:
         markers=tuple(markers),
         hub_areas=areas,
         notice=notice,
+        size=_size(campaign, hexes),
     )
+
+
+def _size(campaign: Campaign, hexes: tuple[tuple[Hex, str], ...]) -> tuple[int, int] | None:
+    """The map bounds (contracts §1 map.size): the campaign's, else the box of its hexes."""
+    if campaign.map_cols and campaign.map_rows:
+        return campaign.map_cols, campaign.map_rows
+    if not hexes:
+        return None
+    return max(h.col for h, _ in hexes), max(h.row for h, _ in hexes)
 
 
 def public_map(*, campaign: Campaign) -> MapData:
@@ -138,6 +148,7 @@ def private_map(*, power: Power) -> MapData:
         markers=public.markers,
         hub_areas=public.hub_areas,
         notice=public.notice,
+        size=public.size,
         private=PrivateLayer(
             power=power.key,
             hubs=tuple(hubs[h] for h in sorted(hubs, key=lambda h: hubs[h].key)),

@@ -46,6 +46,17 @@ class Campaign(models.Model):
     round_length_hours = models.PositiveIntegerField(
         default=72, validators=[MinValueValidator(1)], help_text="Deadline length of a round."
     )
+    map_cols = models.PositiveSmallIntegerField(
+        "map columns",
+        null=True,
+        blank=True,
+        validators=COORD,
+        help_text="Map bounds (contracts §1 map.size); empty: the bounding box of its hexes. "
+        "A sector import sets them (32 × 40 per sector).",
+    )
+    map_rows = models.PositiveSmallIntegerField(
+        "map rows", null=True, blank=True, validators=COORD, help_text="See map columns."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -58,6 +69,19 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def map_bounds(self) -> tuple[int, int] | None:
+        """(columns, rows) of the map (contracts §1 map.size): the campaign's own bounds, else
+        the bounding box of its listed hexes (one query), else None for an empty map."""
+        if self.map_cols and self.map_rows:
+            return self.map_cols, self.map_rows
+        box = self.hexes.aggregate(cols=models.Max("col"), rows=models.Max("row"))
+        return (box["cols"], box["rows"]) if box["cols"] else None
+
+    def clean(self) -> None:
+        super().clean()
+        if (self.map_cols is None) != (self.map_rows is None):
+            raise ValidationError("Give both map columns and map rows, or neither.")
 
 
 class HexType(models.TextChoices):
@@ -369,6 +393,16 @@ class Positioned(CampaignScoped):
     def hex_code(self) -> str:
         return hex_code(self.col, self.row)
 
+    def clean(self) -> None:
+        super().clean()
+        campaign = self.campaign if getattr(self, "campaign_id", None) else None
+        if campaign and campaign.map_cols and campaign.map_rows and self.col and self.row:
+            if self.col > campaign.map_cols or self.row > campaign.map_rows:
+                raise ValidationError(
+                    f"{self.hex_code} is outside the map "
+                    f"({campaign.map_cols} × {campaign.map_rows})."
+                )
+
 
 class FleetGroup(Positioned):
     """A fleet group as its declarations for the round need it (R-2)."""
@@ -386,6 +420,10 @@ class FleetGroup(Positioned):
     troops = models.PositiveIntegerField(default=0)
     troop_space = models.PositiveIntegerField(default=0)
     diplomat = models.BooleanField(default=False)
+    engages = models.JSONField(
+        default=list, blank=True, help_text="Keys of the powers it engages this round (R-2a)."
+    )
+    defending = models.BooleanField(default=False, help_text="Only answers an attack (R-2a).")
 
     class Meta:
         verbose_name = "fleet group"

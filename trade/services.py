@@ -78,11 +78,16 @@ class Terms:
         }
 
 
-def check_terms(terms: Terms, *, round_number: int) -> list[str]:
-    """R-5.5 entry checks, each naming the field."""
+def check_terms(terms: Terms, *, round_number: int, bounds: tuple[int, int] | None) -> list[str]:
+    """R-5.5 entry checks, each naming the field; the deposit hex must be on the map
+    (``bounds``, contracts §1 map.size)."""
     errors = []
     if not is_hex(terms.deposit):
         errors.append(f"deposit: expected a hex XXYY, got {terms.deposit!r}")
+    elif bounds and (int(terms.deposit[:2]) > bounds[0] or int(terms.deposit[2:]) > bounds[1]):
+        errors.append(
+            f"deposit: hex {terms.deposit} is outside the map ({bounds[0]} × {bounds[1]})"
+        )
     if terms.delivery > round_number + MAX_AHEAD:
         errors.append(f"delivery: at most {MAX_AHEAD} rounds ahead, got round {terms.delivery}")
     elif terms.delivery <= round_number:
@@ -142,7 +147,7 @@ def propose_agreement(*, power: Power, partner_key: str, terms: Terms, actor: st
         errors.append(f"partner: unknown power {partner_key!r}")
     elif partner.pk == power.pk:
         errors.append("partner: an agreement is between two different powers")
-    errors += check_terms(terms, round_number=rnd.number)
+    errors += check_terms(terms, round_number=rnd.number, bounds=power.campaign.map_bounds())
     if errors:
         raise TradeError(errors)
     agreement = Agreement(
@@ -180,7 +185,7 @@ def counter_agreement(*, power: Power, key: str, terms: Terms, actor: str) -> Ag
     rnd = lock_open_round(power.campaign_id)
     agreement = _locked_agreement(power, key)
     _must_await(agreement, power)
-    errors = check_terms(terms, round_number=rnd.number)
+    errors = check_terms(terms, round_number=rnd.number, bounds=power.campaign.map_bounds())
     if errors:
         raise TradeError(errors)
     _apply_terms(agreement, terms)
@@ -201,7 +206,9 @@ def answer_agreement(*, power: Power, key: str, accept: bool, actor: str) -> Agr
     if accept or agreement.status != Agreement.Status.PROPOSED:
         _must_await(agreement, power)  # either party may walk away from a proposal
     if accept:
-        errors = check_terms(terms_of(agreement), round_number=rnd.number)
+        errors = check_terms(
+            terms_of(agreement), round_number=rnd.number, bounds=power.campaign.map_bounds()
+        )
         if errors:
             raise TradeError(errors)
     agreement.status = Agreement.Status.ACCEPTED if accept else Agreement.Status.DECLINED
