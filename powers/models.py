@@ -396,12 +396,11 @@ class Positioned(CampaignScoped):
     def clean(self) -> None:
         super().clean()
         campaign = self.campaign if getattr(self, "campaign_id", None) else None
-        if campaign and campaign.map_cols and campaign.map_rows and self.col and self.row:
-            if self.col > campaign.map_cols or self.row > campaign.map_rows:
-                raise ValidationError(
-                    f"{self.hex_code} is outside the map "
-                    f"({campaign.map_cols} × {campaign.map_rows})."
-                )
+        bounds = (campaign.map_cols, campaign.map_rows) if campaign else (None, None)
+        if bounds[0] and bounds[1] and (self.col > bounds[0] or self.row > bounds[1]):
+            raise ValidationError(
+                f"{self.hex_code} is outside the map ({bounds[0]} × {bounds[1]})."
+            )
 
 
 class FleetGroup(Positioned):
