@@ -397,7 +397,9 @@ class Positioned(CampaignScoped):
         super().clean()
         campaign = self.campaign if getattr(self, "campaign_id", None) else None
         bounds = (campaign.map_cols, campaign.map_rows) if campaign else (None, None)
-        if bounds[0] and bounds[1] and (self.col > bounds[0] or self.row > bounds[1]):
+        if not (bounds[0] and bounds[1] and self.col and self.row):
+            return
+        if self.col > bounds[0] or self.row > bounds[1]:
             raise ValidationError(
                 f"{self.hex_code} is outside the map ({bounds[0]} × {bounds[1]})."
             )
