@@ -170,7 +170,7 @@ def _compare_unkeyed(expected: list[Any], actual: list[Any], path: str, out: lis
 
 def _reasons(expected: list[Any], result: Result) -> list[str]:
     """Contracts §1: a ``reason`` must appear, case-insensitive, in that rejection's error."""
-    errors = {(r.power, r.index): r.error for r in result.rejected}
+    errors: dict[tuple[str, Any], str] = {(r.power, r.index): r.error for r in result.rejected}
     out = []
     for i, item in enumerate(expected):
         if not isinstance(item, dict) or "reason" not in item:

@@ -91,11 +91,10 @@ def _structure_problem(
 def _payer(world: World, order: Order) -> Holder | None:
     """R-1.4: Ore from the named hub or system, by default the centre system's stockpile."""
     if "pay_from" in order.fields:
-        ident = order["pay_from"]
-        if ident in world.hubs:
-            hub = world.hubs[ident]
-            return None if hub.id in world.new_hubs else hub
-        system = world.systems[ident]
+        named = world.hub_or_system(order["pay_from"])
+        if named is None or isinstance(named, Hub):
+            return None if named is None or named.id in world.new_hubs else named
+        system = named
     else:
         found = world.system_at.get(order["centre"])
         if found is None:

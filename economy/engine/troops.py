@@ -13,8 +13,12 @@ STEP = "support.3"  # R-4.5a: recruiting and home defence are one step (R-2c §3
 def pl_source(world: World, order: Order, carrier: Group | Static) -> Hub | System | None:
     """R-7.1, R-1.2: the PL of the hub or held system named in ``at``, which must reach the
     carrier's hex; rejects the order and gives ``None`` otherwise."""
-    hub = world.hubs.get(order["at"])
-    if hub is not None:
+    named = world.hub_or_system(order["at"])
+    if named is None:
+        world.reject(order, f"at: hub {order['at']} no longer exists")
+        return None
+    if isinstance(named, Hub):
+        hub = named
         if hub.id in world.new_hubs:
             world.reject(order, f"at: hub {hub.id} is not active until next round")
             return None
@@ -22,7 +26,7 @@ def pl_source(world: World, order: Order, carrier: Group | Static) -> Hub | Syst
             world.reject(order, f"into: {carrier.id} at {carrier.hex} is not in hub {hub.id}")
             return None
         return hub
-    system = world.systems[order["at"]]
+    system = named
     if system.holder != order.power or world.effective_loyalty(system) == 0:
         world.reject(order, f"at: {system.id} is not held by {order.power} this round")
         return None

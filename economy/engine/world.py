@@ -196,6 +196,11 @@ class World:
             return None
         return hub
 
+    def hub_or_system(self, ident: str) -> Hub | System | None:
+        """The hub or system an order names by id (checked at entry); ``None`` for a hub gone
+        during the round (lapsed, closed or destroyed, R-5.2, R-5.2a)."""
+        return self.hubs.get(ident) or self.systems.get(ident)
+
     def place_of(self, system: System) -> Hub | System:
         """R-1.2, R-1.4: where Ore, Bio and PL at this system live."""
         return self.hub_of_system(system) or system
