@@ -205,6 +205,22 @@ def usable_at(world: World, place: Hub | System, hx: str, res: str, step: str) -
     return max(0, min(place.store[res], world.reach[key] - world.taken[key]))
 
 
+def short_of(
+    world: World, place: Hub | System, hx: str, res: str, need: int, step: str
+) -> str | None:
+    """R-0.2, R-4.5a: why ``need`` of ``res`` cannot be taken for use at ``hx`` in ``step``, or
+    ``None`` when it can; at a contested member the error names what is left."""
+    have = usable_at(world, place, hx, res, step)
+    if need <= have:
+        return None
+    if isinstance(place, Hub) and hx in world.contested:
+        return (
+            f"{place.where} has {have} {res} left that may reach contested {hx} this step,"
+            f" not {need} (R-4.5a)"
+        )
+    return f"{place.where} has {have} {res} usable at {hx}, not {need}"
+
+
 def take(
     world: World,
     power: str,

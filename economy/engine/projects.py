@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .hubs import take, usable_at
+from .hubs import short_of, take
 from .rules import max_shift_pct, with_bonus
 from .state import Project
 from .world import World
@@ -50,9 +50,9 @@ def projects(world: World) -> None:
             books.change(order.power, bank, "gal", -cost, reason, "R-9.1")
         else:
             place = world.place_of(system)
-            have = usable_at(world, place, system.hex, target, "support.6")
-            if have < cost:
-                world.reject(order, f"{place.where} has {have} {target} usable, needs {cost}")
+            short = short_of(world, place, system.hex, target, cost, "support.6")
+            if short:
+                world.reject(order, short)
                 continue
             take(world, order.power, place, system.hex, target, cost, reason, "R-9.1", "support.6")
         system.project = Project(source, target, pct)

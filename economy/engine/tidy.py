@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .hubs import take, usable_at
+from .hubs import short_of, take
 from .state import Group, Static
 from .troops import pl_source
 from .world import World
@@ -25,9 +25,9 @@ def embark(world: World) -> None:
             world.reject(order, f"into: {static.id} has no free passenger space")
             continue
         made = min(order["pl"], space)
-        have = usable_at(world, place, static.hex, "pl", "support.7")
-        if made > have:
-            world.reject(order, f"{place.where} has {have} pl usable at {static.hex}")
+        short = short_of(world, place, static.hex, "pl", made, "support.7")
+        if short:
+            world.reject(order, short)
             continue
         reason = f"embarked on {static.id}"
         take(world, order.power, place, static.hex, "pl", made, reason, "R-1.3", "support.7")

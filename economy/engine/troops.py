@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .hubs import take, usable_at
+from .hubs import short_of, take
 from .loyalty import destroy_invaders
 from .state import Group, Hub, Order, Static, System
 from .world import World
@@ -48,9 +48,9 @@ def recruit(world: World, order: Order) -> None:
         return world.reject(order, f"into: {carrier.id} has no free troop space")
     # PL become troops only into Troop space; the rest of the PL is not converted.
     made = min(troops, space)
-    have = usable_at(world, place, carrier.hex, "pl", STEP)
-    if made > have:
-        return world.reject(order, f"{place.where} has {have} pl usable at {carrier.hex}")
+    short = short_of(world, place, carrier.hex, "pl", made, STEP)
+    if short:
+        return world.reject(order, short)
     books = world.books
     books.step = "support.3.1.1"
     take(
@@ -89,9 +89,9 @@ def defend(world: World, order: Order) -> None:
     if troops > present:
         return world.reject(order, f"{system.id} has {present} invading troops, not {troops}")
     place = world.place_of(system)
-    have = usable_at(world, place, system.hex, "pl", STEP)
-    if troops > have:
-        return world.reject(order, f"{place.where} has {have} pl usable at {system.id}")
+    short = short_of(world, place, system.hex, "pl", troops, STEP)
+    if short:
+        return world.reject(order, short)
     books = world.books
     books.step = "support.3.1.2"
     take(
