@@ -172,8 +172,16 @@ def parse_state(obj: object, path: str = "state") -> State:
         return ident
 
     hexes: dict[str, str] = {}
-    for h in _items(r.sub("map", {}), "hexes"):
+    map_r = r.sub("map", {})
+    for h in _items(map_r, "hexes"):
         hexes[h.hex("hex")] = h.choice("type", HEX_TYPES)
+    map_size = None
+    if map_r.raw("size", None) is not None:
+        size_r = map_r.sub("size")
+        map_size = (size_r.int("cols", minimum=1), size_r.int("rows", minimum=1))
+        for key, n in zip(("cols", "rows"), map_size, strict=True):
+            if n > 99:  # contracts §1: hexes are XXYY, up to 99 x 99
+                raise CaseError(size_r.at(key), f"expected at most 99, got {n}")
 
     powers = []
     for p in _items(r, "powers"):
@@ -248,21 +256,34 @@ def parse_state(obj: object, path: str = "state") -> State:
             if not (isinstance(link, list) and len(link) == 2 and all(map(is_hex, link))):
                 raise CaseError(lp, f"expected a pair of hexes, got {link!r}")
             links.append((link[0], link[1]))
+        centre = h.hex("centre")
+        lost: list[str] = []
+        for i, hx in enumerate(h.list("lost")):  # R-4.6a: absent in older states
+            if hx not in (centre, *nodes):
+                raise CaseError(f"{h.at('lost')}[{i}]", f"{hx!r} is not a member of hub {hid}")
+            if hx not in lost:
+                lost.append(hx)
         hubs.append(
             Hub(
                 hid,
                 str(power_ref(h, "power")),
-                h.hex("centre"),
+                centre,
                 nodes,
                 links,
                 h.bool("guild", False),
                 _stock(h, "pool", ("ore", "bio", "pl")),
+                lost,
             )
         )
     hub_ids = {h.id for h in hubs}
 
     groups = []
     for g in _items(r, "groups"):
+        engages = []
+        for i, who in enumerate(g.list("engages")):  # R-2a
+            if who not in power_ids:
+                raise CaseError(f"{g.at('engages')}[{i}]", f"unknown power {who!r}")
+            engages.append(who)
         groups.append(
             Group(
                 new_id(g),
@@ -276,6 +297,8 @@ def parse_state(obj: object, path: str = "state") -> State:
                 g.bool("diplomat", False),
                 g.choice("status", GROUP_STATUSES, "none"),
                 g.choice("kind", GROUP_KINDS, "standard"),
+                tuple(sorted(set(engages))),
+                g.bool("defending", False),
             )
         )
 
@@ -344,9 +367,16 @@ def parse_state(obj: object, path: str = "state") -> State:
     shipments = []
     for s in _items(r, "shipments"):
         power = str(power_ref(s, "power"))
-        to_hub = s.text("to_hub")
-        if to_hub not in hub_ids:
+        to_hub = s.opt_str("to_hub")
+        if to_hub is not None and to_hub not in hub_ids:
             raise CaseError(s.at("to_hub"), f"unknown hub {to_hub!r}")
+        waiting_for = []
+        for i, hx in enumerate(s.list("waiting_for")):  # R-5.4a
+            if not is_hex(hx):
+                raise CaseError(f"{s.at('waiting_for')}[{i}]", f"expected hex XXYY, got {hx!r}")
+            waiting_for.append(hx)
+        if to_hub is None and not waiting_for:
+            raise CaseError(s.at("to_hub"), "null needs waiting_for (the old hub's members)")
         res = s.choice("resource", ("ore", "bio", "pl"))
         shipments.append(
             Shipment(
@@ -358,7 +388,8 @@ def parse_state(obj: object, path: str = "state") -> State:
                 res,
                 {res: s.int("amount")},
                 s.int("arrives"),
-                s.bool("waiting", False),
+                to_hub is None or s.bool("waiting", False),
+                waiting_for,
             )
         )
 
@@ -399,6 +430,7 @@ def parse_state(obj: object, path: str = "state") -> State:
         bubbles,
         agreements,
         motions,
+        map_size,
     )
 
 
@@ -538,10 +570,15 @@ def dump_state(state: State) -> dict[str, Any]:
         }
     if state.market.banned:
         market["banned"] = sorted(state.market.banned)
+    map_out: dict[str, Any] = {
+        "hexes": [{"hex": h, "type": t} for h, t in sorted(state.hexes.items())]
+    }
+    if state.map_size is not None:
+        map_out["size"] = {"cols": state.map_size[0], "rows": state.map_size[1]}
     return {
         "round": state.round,
         "seed": state.seed,
-        "map": {"hexes": [{"hex": h, "type": t} for h, t in sorted(state.hexes.items())]},
+        "map": map_out,
         "powers": [
             {"id": p.id, "gal": p.store["gal"], "tp": p.store["tp"], "un_member": p.un_member}
             for p in state.powers
@@ -575,6 +612,7 @@ def dump_state(state: State) -> dict[str, Any]:
                 "links": [list(link) for link in h.links],
                 "guild": h.guild,
                 "pool": dict(h.store),
+                "lost": sorted(h.lost),
             }
             for h in state.hubs
         ],
@@ -591,6 +629,8 @@ def dump_state(state: State) -> dict[str, Any]:
                 "diplomat": g.diplomat,
                 "status": g.status,
                 "kind": g.kind,
+                "engages": list(g.engages),
+                "defending": g.defending,
             }
             for g in state.groups
         ],
@@ -621,7 +661,7 @@ def dump_state(state: State) -> dict[str, Any]:
                 "resource": s.resource,
                 "amount": s.amount,
                 "arrives": s.arrives,
-                **({"waiting": True} if s.waiting else {}),
+                **({"waiting": True, "waiting_for": list(s.waiting_for)} if s.waiting else {}),
             }
             for s in state.shipments
         ],

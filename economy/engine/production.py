@@ -90,7 +90,7 @@ def _deep_space_statics(world: World) -> None:
         if hub.id in world.new_hubs:
             continue
         for hx in hub.members():
-            if hx in world.system_at or (hub.id, hx) in world.lost_at_start:
+            if hx in world.system_at or not world.holds_share(hub, hx):
                 continue
             for static in world.statics_at.get(hx, ()):
                 bonus = static.store["pl"] // 25 if static.passenger_space > 0 else 0
