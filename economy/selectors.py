@@ -11,10 +11,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from economy.engine.codec import dump_state, parse_state
+from economy.engine.codec import dump_state
 from economy.engine.resolve import resolve, round_rng
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
-from economy.snapshot import export_state
+from economy.snapshot import export_state, load_state
 from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
 from trade.models import TradeHub
 
@@ -219,12 +219,12 @@ def projected_statement(power: Power) -> Statement:
     """What this power's books and loyalty would be if the round resolved now with its current
     orders — the engine run on a copy; other powers' orders are not used (nor shown)."""
     rnd = live_round(power.campaign_id)
-    start = export_state(power.campaign)
+    state = load_state(power.campaign)
+    start = dump_state(state)
     orders: list[Any] = []
     if rnd is not None:
         _, rows = sheet_of(rnd, power)
         orders = [o.payload for o in rows]
-    state = parse_state(start)
     result = resolve(
         state,
         [(power.key, i, o) for i, o in enumerate(orders)],

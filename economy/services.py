@@ -34,7 +34,7 @@ from economy.models import (
     RoundStatus,
     SheetStatus,
 )
-from economy.snapshot import export_state, write_state
+from economy.snapshot import export_state, load_state, save_state, write_state
 from powers.models import Campaign, Power
 from trade.models import RateHistory
 
@@ -111,7 +111,7 @@ def _sheet(rnd: Round, power: Power) -> OrderSheet:
 def entry_errors(*, power: Power, payload: Any, catalog: Catalog | None = None) -> list[str]:
     """The engine's own entry validation of one order (contracts §1 order table)."""
     if catalog is None:
-        catalog = Catalog.of(parse_state(export_state(power.campaign)))
+        catalog = Catalog.of(load_state(power.campaign))
     return check_order(catalog, power.key, payload)
 
 
@@ -343,12 +343,12 @@ def resolve_round(*, round_id: int, force: bool = False, actor: str = "") -> boo
 def _resolve_claimed(round_id: int) -> None:
     rnd = Round.objects.select_for_update().select_related("campaign").get(pk=round_id)
     campaign = Campaign.objects.select_for_update().get(pk=rnd.campaign_id)
-    start = export_state(campaign)
+    state = load_state(campaign)
+    start = dump_state(state)  # the round record keeps the contract's JSON (replay, reports)
     inputs = round_inputs(rnd)
-    state = parse_state(start)
     result = resolve(state, flatten(inputs.orders), round_rng(state.seed, state.round))
     _test_pause()
-    write_state(campaign, dump_state(result.state))
+    save_state(campaign, result.state)
     power_ids = dict(Power.objects.filter(campaign=campaign).values_list("key", "pk"))
     insert_ledger(
         (

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
+from economy.engine.rules import map_bounds
 from powers.hexgrid import Hex
 from powers.maps import (
     HEX_TYPE_LABELS,
@@ -109,11 +110,8 @@ def _public_parts(campaign: Campaign) -> MapData:
 
 def _size(campaign: Campaign, hexes: tuple[tuple[Hex, str], ...]) -> tuple[int, int] | None:
     """The map bounds (contracts §1 map.size): the campaign's, else the box of its hexes."""
-    if campaign.map_cols and campaign.map_rows:
-        return campaign.map_cols, campaign.map_rows
-    if not hexes:
-        return None
-    return max(h.col for h, _ in hexes), max(h.row for h, _ in hexes)
+    explicit = (campaign.map_cols, campaign.map_rows) if campaign.map_cols else None
+    return map_bounds(explicit, (str(h) for h, _ in hexes))
 
 
 def public_map(*, campaign: Campaign) -> MapData:

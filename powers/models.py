@@ -9,6 +9,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import Q
 
+from economy.engine.rules import map_bounds
+from economy.engine.validate import hex_problem
 from powers.db import CampaignScoped, hex_code, key_validator, scoped_unique_id
 
 COORD = [MinValueValidator(1), MaxValueValidator(99)]
@@ -73,10 +75,10 @@ class Campaign(models.Model):
     def map_bounds(self) -> tuple[int, int] | None:
         """(columns, rows) of the map (contracts §1 map.size): the campaign's own bounds, else
         the bounding box of its listed hexes (one query), else None for an empty map."""
-        if self.map_cols and self.map_rows:
-            return self.map_cols, self.map_rows
-        box = self.hexes.aggregate(cols=models.Max("col"), rows=models.Max("row"))
-        return (box["cols"], box["rows"]) if box["cols"] else None
+        explicit = (self.map_cols, self.map_rows) if self.map_cols and self.map_rows else None
+        if explicit:
+            return explicit
+        return map_bounds(None, (hex_code(c, r) for c, r in self.hexes.values_list("col", "row")))
 
     def clean(self) -> None:
         super().clean()
@@ -396,13 +398,10 @@ class Positioned(CampaignScoped):
     def clean(self) -> None:
         super().clean()
         campaign = self.campaign if getattr(self, "campaign_id", None) else None
-        bounds = (campaign.map_cols, campaign.map_rows) if campaign else (None, None)
-        if not (bounds[0] and bounds[1] and self.col and self.row):
-            return
-        if self.col > bounds[0] or self.row > bounds[1]:
-            raise ValidationError(
-                f"{self.hex_code} is outside the map ({bounds[0]} × {bounds[1]})."
-            )
+        if campaign and campaign.map_cols and campaign.map_rows and self.col and self.row:
+            problem = hex_problem(self.hex_code, (campaign.map_cols, campaign.map_rows))
+            if problem:
+                raise ValidationError(problem[0].upper() + problem[1:] + ".")
 
 
 class FleetGroup(Positioned):

@@ -15,10 +15,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 
-from economy.engine.codec import is_hex
 from economy.engine.resolve import Result
 from economy.engine.state import EDGES
 from economy.engine.un import BOUGHT, motion_errors
+from economy.engine.validate import hex_problem
 from economy.models import Round
 from economy.services import audit_power, lock_open_round
 from powers.models import Power
@@ -82,12 +82,9 @@ def check_terms(terms: Terms, *, round_number: int, bounds: tuple[int, int] | No
     """R-5.5 entry checks, each naming the field; the deposit hex must be on the map
     (``bounds``, contracts §1 map.size)."""
     errors = []
-    if not is_hex(terms.deposit):
-        errors.append(f"deposit: expected a hex XXYY, got {terms.deposit!r}")
-    elif bounds and (int(terms.deposit[:2]) > bounds[0] or int(terms.deposit[2:]) > bounds[1]):
-        errors.append(
-            f"deposit: hex {terms.deposit} is outside the map ({bounds[0]} × {bounds[1]})"
-        )
+    problem = hex_problem(terms.deposit, bounds)
+    if problem:
+        errors.append(f"deposit: {problem}")
     if terms.delivery > round_number + MAX_AHEAD:
         errors.append(f"delivery: at most {MAX_AHEAD} rounds ahead, got round {terms.delivery}")
     elif terms.delivery <= round_number:

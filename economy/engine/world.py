@@ -105,11 +105,21 @@ class World:
         self.new_hubs.add(hub.id)
 
     def remove_hub(self, hub: Hub) -> None:
+        """Drop a hub and every reference to it, so the state never names a hub it lacks
+        (contracts §1): shipments it sent keep no sender hub, and agreements no choice of it."""
         self.state.hubs.remove(hub)
         del self.hubs[hub.id]
         for hx in hub.members():
             if self.member_of.get(hx) is hub:
                 del self.member_of[hx]
+        for shipment in self.shipments.values():
+            if shipment.from_hub == hub.id:
+                shipment.from_hub = None
+        for agreement in self.state.agreements:
+            for choice in agreement.hubs.values():
+                for end, chosen in choice.items():
+                    if chosen == hub.id:
+                        choice[end] = None
 
     def drop_members(self, hub: Hub, hexes: set[str]) -> None:
         for hx in hexes:

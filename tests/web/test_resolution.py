@@ -111,7 +111,7 @@ def test_failure_returns_to_open_then_fails_after_three_attempts(
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("adjudicator exploded")
 
-    monkeypatch.setattr(services, "write_state", boom)
+    monkeypatch.setattr(services, "save_state", boom)
     for attempt in (1, 2, 3):
         assert not services.resolve_round(round_id=rnd.pk)
         rnd.refresh_from_db()
