@@ -13,10 +13,16 @@ from django.db.models import QuerySet
 
 from economy.engine.codec import dump_state
 from economy.engine.resolve import resolve, round_rng
+from economy.events import Names, describe, in_words
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
 from economy.snapshot import export_state, load_state
 from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
 from trade.models import TradeHub
+
+
+def power_names(campaign_id: int) -> dict[str, str]:
+    """Power id (key) -> name, for events in words."""
+    return dict(Power.objects.filter(campaign_id=campaign_id).values_list("key", "name"))
 
 
 def live_round(campaign_id: int) -> Round | None:
@@ -174,9 +180,11 @@ def build_statement(
     lines: list[dict[str, Any]],
     rejected: list[dict[str, Any]],
     events: Sequence[dict[str, Any]] = (),
+    names: Names | None = None,
 ) -> Statement:
     """Group ``lines`` (this power's ledger) by step and add before/after for every stockpile
-    they touch, from the round's starting ``start`` state (contracts §1 shape)."""
+    they touch, from the round's starting ``start`` state (contracts §1 shape); the power's
+    events come in words, with ``names``."""
     amounts, labels = _holdings(start, power)
     steps: dict[str, list[dict[str, Any]]] = defaultdict(list)
     totals: dict[tuple[str, str], int] = defaultdict(int)
@@ -211,7 +219,10 @@ def build_statement(
         steps=list(steps.items()),
         stocks=stocks,
         rejected=[r for r in rejected if r["power"] == power],
-        events=[e for e in events if power in e.get("powers", ()) or e.get("public")],
+        events=in_words(
+            [e for e in events if power in e.get("powers", ()) or e.get("public")],
+            names or Names.of_state(start, {}),
+        ),
     )
 
 
@@ -238,6 +249,7 @@ def projected_statement(power: Power) -> Statement:
         lines,
         [r.as_json() for r in result.rejected],
         [e.as_json() for e in result.events if not e.public],  # public ones come at resolution
+        Names.of_state(start, power_names(power.campaign_id)),
     )
 
 
@@ -259,7 +271,10 @@ def round_statement(power: Power, number: int) -> Statement | None:
         .order_by("seq")
         .values("step", "where", "resource", "amount", "reason", "rule")
     )
-    return build_statement(record.state, end, power.key, lines, record.rejected, record.events)
+    names = Names.of_state(record.state, power_names(power.campaign_id))
+    return build_statement(
+        record.state, end, power.key, lines, record.rejected, record.events, names
+    )
 
 
 def power_ledger(
@@ -344,7 +359,8 @@ def round_summaries(campaign: Campaign, number: int | None = None) -> dict[int, 
                 was = names.get(s["holder"], "neutral") if s["holder"] else "neutral"
                 became = names.get(new, "neutral") if new else "neutral"
                 events.append(f"{s['name']} ({s['hex']}) passed from {was} to {became}.")
-        events += [e["text"] for e in row["events"] if e.get("public")]
+        words = Names.of_state({"systems": row["state__systems"]}, names)
+        events += [describe(e, words) for e in row["events"] if e.get("public")]
         out[n] = RoundSummary(
             round=rounds[row["round_id"]],
             rates=row["state__market__rates"],

@@ -46,9 +46,12 @@ def distribute(world: World, order: Order) -> None:
                 return world.reject(
                     order, f"shares: contested {hx} can receive {limit} {res}, not {w[res]} (R-4.5)"
                 )
-    text = ", ".join(f"{hx} {w['ore']} ore {w['bio']} bio" for hx, w in sorted(wanted.items()))
     world.books.event(
-        f"hub {hub.id} distributed by hand: {text}", step="resource.5.1", powers=(hub.power,)
+        "hub.distributed",
+        step="resource.5.1",
+        powers=(hub.power,),
+        hub=hub.id,
+        shares=[{"hex": hx, "ore": w["ore"], "bio": w["bio"]} for hx, w in sorted(wanted.items())],
     )
     return None
 

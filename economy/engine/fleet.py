@@ -16,18 +16,23 @@ def declare_groups(world: World) -> None:
                 setattr(group, key, order[key])
         if "engages" in order.fields:
             group.engages = tuple(sorted(set(order["engages"])))
-        extra = f", engages {', '.join(group.engages)}" if group.engages else ""
-        extra += ", defending" if group.defending else ""
         world.books.event(
-            f"{group.id} declared at {group.hex}: {group.order}, {group.status}{extra}",
+            "fleet.declared",
             powers=(group.power,),
+            group=group.id,
+            hex=group.hex,
+            order=group.order,
+            status=group.status,
+            engages=list(group.engages),
+            defending=group.defending,
         )
     world.reindex_groups()
     for group in sorted(world.state.groups, key=lambda g: g.id):
         if group.order == "maintain_orbit" and group.id not in world.orbiting:
             world.books.event(
-                f"{group.id} ({group.kind}, no troops or diplomat) may not hold Maintain Orbit:"
-                " no effect (R-3.4)",
+                "fleet.no_maintain_orbit",
                 step="resource.1",
                 powers=(group.power,),
+                group=group.id,
+                group_kind=group.kind,
             )

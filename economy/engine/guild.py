@@ -18,9 +18,7 @@ def guild(world: World) -> None:
         bank = world.powers[hub.power]
         if bank.store["gal"] < GUILD_FEE:
             hub.guild = False
-            books.event(
-                f"hub {hub.id}: guild fee unpaid, membership ends (R-5.3)", powers=(hub.power,)
-            )
+            books.event("guild.fee_unpaid", powers=(hub.power,), hub=hub.id)
             for shipment in [s for s in world.shipments.values() if s.to_hub == hub.id]:
                 lose_shipment(world, shipment, f"{hub.id} left the guild", "R-5.3")
             continue
@@ -35,10 +33,7 @@ def guild(world: World) -> None:
             world.reject(order, f"hub {leaving.id} has shipments in transit to it (Support §4.2)")
         else:
             leaving.guild = False
-            books.event(
-                f"hub {leaving.id} leaves the guild after paying this round's fee (R-5.3a)",
-                powers=(leaving.power,),
-            )
+            books.event("guild.left", powers=(leaving.power,), hub=leaving.id)
     for order in world.orders.get("guild_join", ()):
         joining = world.hubs.get(order["hub"])
         if joining is None:
@@ -48,6 +43,8 @@ def guild(world: World) -> None:
         else:
             joining.guild = True
             books.event(
-                f"hub {joining.id} joins the guild: fee due from round {world.round + 1}",
+                "guild.joined",
                 powers=(joining.power,),
+                hub=joining.id,
+                from_round=world.round + 1,
             )

@@ -129,8 +129,12 @@ def _setup(world: World, order: Order) -> None:
     hub.store = dict.fromkeys(("ore", "bio", "pl"), 0)
     world.add_hub(hub)
     books.event(
-        f"{order.power} sets up hub {hub.id} at {hub.centre} ({len(nodes)} nodes)",
+        "hub.set_up",
         powers=(order.power,),
+        power=order.power,
+        hub=hub.id,
+        centre=hub.centre,
+        nodes=len(nodes),
     )
     return None
 
@@ -160,8 +164,12 @@ def _extend(world: World, order: Order) -> None:
         world.member_of[hx] = hub
         world.new_members.add(hx)
     world.books.event(
-        f"{order.power} extends hub {hub.id}: {len(nodes)} nodes, {len(links)} links",
+        "hub.extended",
         powers=(order.power,),
+        power=order.power,
+        hub=hub.id,
+        nodes=len(nodes),
+        links=len(links),
     )
     return None
 
@@ -235,12 +243,13 @@ def dissolve(world: World, hub: Hub, why: str, rule: str) -> None:
         if shipment.to_hub == hub.id:
             world.strand(shipment, hub.members())
             books.event(
-                f"shipment {shipment.id} waits for a guild hub holding one of"
-                f" {', '.join(hub.members())} (R-5.4a)",
+                "shipment.stranded",
                 powers=(shipment.power, shipment.sender),
+                shipment=shipment.id,
+                members=hub.members(),
             )
     world.remove_hub(hub)
-    books.event(f"hub {hub.id} is gone: {why}", powers=(hub.power,))
+    books.event("hub.gone", powers=(hub.power,), hub=hub.id, why=why)
 
 
 def maintain(world: World) -> None:
@@ -292,7 +301,10 @@ def drop_unpaid(world: World) -> None:
         hub.nodes, hub.links = nodes, links
         hub.lost = [hx for hx in hub.lost if hx not in dropped]  # R-4.6a: members only
         world.books.event(
-            f"hub {hub.id} drops nodes {sorted(dropped)}; keeps {len(links)} links",
+            "hub.dropped",
             step="support.4.1.2",
             powers=(hub.power,),
+            hub=hub.id,
+            dropped=sorted(dropped),
+            links=len(links),
         )

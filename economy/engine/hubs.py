@@ -89,9 +89,14 @@ def _capture(
             books.change(captor, target, res, amount, f"captured at {hx} from {hub.power}", "R-4.6")
     where = target.where if target is not None else "nowhere (lost)"
     books.event(
-        f"hub {hub.id} loses node {hx}: {shares['ore']} ore, {shares['bio']} bio"
-        f" captured by {captor or 'nobody'} -> {where}",
+        "hub.node_lost",
         powers=(hub.power, captor),  # reported to both exactly
+        hub=hub.id,
+        hex=hx,
+        ore=shares["ore"],
+        bio=shares["bio"],
+        captor=captor,
+        where=where,
     )
 
 
@@ -114,10 +119,7 @@ def lose_nodes(world: World) -> None:
         ]
         back = [hx for hx in hub.lost if world.member_active(hub, hx)]
         if back:
-            books.event(
-                f"hub {hub.id}: {', '.join(back)} back in hand, holding shares again (R-4.6a)",
-                powers=(hub.power,),
-            )
+            books.event("hub.back_in_hand", powers=(hub.power,), hub=hub.id, members=back)
         hub.lost = [
             hx for hx in hub.members() if hx in newly or (hx in hub.lost and hx not in back)
         ]

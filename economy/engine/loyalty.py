@@ -78,8 +78,11 @@ def _send_troops(world: World, order: Order, sent: Sent) -> None:
         )
         if killed:
             books.event(
-                f"{order.power} troops destroy {killed} invading troops on {system.id}",
+                "troops.invaders_destroyed",
                 powers=(order.power, *(inv.power for inv in invaders)),
+                power=order.power,
+                troops=killed,
+                system=system.id,
             )
         per_power = sent.setdefault(system.id, {})
         per_power[order.power] = per_power.get(order.power, 0) + troops - killed
@@ -90,8 +93,11 @@ def _send_troops(world: World, order: Order, sent: Sent) -> None:
         world.add_invasion(invasion)
     books.move(order.power, group, invasion, "troops", troops, f"landed on {system.id}", RULE)
     books.event(
-        f"{order.power} lands {troops} troops on {system.id}",
+        "troops.landed",
         powers=(order.power, system.holder),
+        power=order.power,
+        troops=troops,
+        system=system.id,
     )
     return None
 
@@ -148,8 +154,12 @@ def _apply_conversion(world: World, system: System, power: str) -> None:
     world.books.change(power, invasion, "troops", -troops, f"converted on {system.id}", RULE)
     world.remove_invasion(invasion)
     world.books.event(
-        f"{system.id} converted by {power} with {troops} troops: LR {system.loyalty}",
+        "loyalty.converted",
         powers=(power, former),
+        system=system.id,
+        power=power,
+        troops=troops,
+        after=system.loyalty,
     )
 
 
@@ -183,11 +193,7 @@ def _neutral(world: World, system: System, sent: Sent) -> None:
     spent = sent.get(system.id, {})
     acting = sorted({*orbit, *spent})
     if len(acting) > 1:
-        books.event(
-            f"{system.id} stays neutral: {', '.join(acting)} all act there, so nobody gains"
-            " and troops sent there are spent (R-3.4c)",
-            powers=tuple(acting),
-        )
+        books.event("loyalty.contested", powers=tuple(acting), system=system.id, acting=acting)
         return
     if not acting:
         return
@@ -198,7 +204,7 @@ def _neutral(world: World, system: System, sent: Sent) -> None:
         return
     change_holder(world, system, power, f"{system.id} claimed by {power}")
     system.loyalty = lr
-    books.event(f"{system.id} loyalty 0 -> {lr} towards {power} (R-3.4c claim)", powers=(power,))
+    books.event("loyalty.claimed", powers=(power,), system=system.id, power=power, after=lr)
 
 
 def resolve_loyalty(world: World) -> None:
@@ -233,12 +239,16 @@ def resolve_loyalty(world: World) -> None:
         if new == old:
             continue
         books.event(
-            f"{system.id} loyalty {old} -> {new} ({why or 'above maximum'})",
+            "loyalty.changed",
             powers=(system.holder,),
+            system=system.id,
+            before=old,
+            after=new,
+            why=why or "above maximum",
         )
         if new == 0:
             books.event(
-                f"{system.id} lost by {system.holder}: now neutral", powers=(system.holder,)
+                "loyalty.lost", powers=(system.holder,), system=system.id, holder=system.holder
             )
             change_holder(world, system, None, f"{system.id} lost (LR 0)")
         else:

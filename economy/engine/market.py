@@ -66,8 +66,14 @@ def sell(world: World, order: Order) -> None:
     books.change(order.power, dest, bought, gain, f"market purchase {edge}", "R-6.1")
     market.volume[edge] = market.volume.get(edge, 0) + amount  # for the market report, R-6.3
     books.event(
-        f"{order.power} sells {amount} {res} for {gain} {bought} (round {world.round})",
+        "market.sold",
         powers=(order.power,),
+        power=order.power,
+        amount=amount,
+        resource=res,
+        gain=gain,
+        bought=bought,
+        round=world.round,
     )
     return None
 

@@ -118,7 +118,10 @@ def _conscript(world: World) -> None:
         books.change(order.power, place, "pl", gained, f"conscription {system.id}", "R-3.5")
         world.pl_added[system.hex] += gained
         books.event(
-            f"{system.id} conscripts: LR {system.loyalty} -> {system.loyalty - k}",
+            "production.conscripted",
             powers=(order.power,),
+            system=system.id,
+            before=system.loyalty,
+            after=system.loyalty - k,
         )
         system.loyalty -= k

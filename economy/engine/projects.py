@@ -29,7 +29,7 @@ def projects(world: World) -> None:
                 world.reject(order, f"{system.id} has no planetary project to stop")
             else:
                 system.project = None
-                books.event(f"{system.id} planetary project stopped", powers=(order.power,))
+                books.event("project.stopped", powers=(order.power,), system=system.id)
             continue
         if system.project is not None:
             world.reject(order, f"{system.id} already has a project: stop it first (pct 0)")
@@ -57,6 +57,10 @@ def projects(world: World) -> None:
             take(world, order.power, place, system.hex, target, cost, reason, "R-9.1", "support.6")
         system.project = Project(source, target, pct)
         books.event(
-            f"{system.id} shifts {pct}% of {source} to {target} from next round",
+            "project.started",
             powers=(order.power,),
+            system=system.id,
+            pct=pct,
+            source=source,
+            target=target,
         )

@@ -12,7 +12,7 @@ def lose_shipment(world: World, shipment: Shipment, reason: str, rule: str) -> N
     world.books.change(shipment.power, shipment, shipment.resource, -shipment.amount, reason, rule)
     world.remove_shipment(shipment)
     world.books.event(
-        f"shipment {shipment.id} lost: {reason}", powers=(shipment.power, shipment.sender)
+        "shipment.lost", powers=(shipment.power, shipment.sender), shipment=shipment.id, why=reason
     )
 
 
@@ -47,8 +47,10 @@ def arrive(world: World) -> None:
             if not world.member_active(hub, hub.centre):
                 if not shipment.waiting:
                     books.event(
-                        f"shipment {shipment.id} waits for the centre of {hub.id}",
+                        "shipment.waits",
                         powers=(shipment.power, shipment.sender),
+                        shipment=shipment.id,
+                        hub=hub.id,
                     )
                 shipment.waiting = True
                 shipment.waiting_for = hub.members()
@@ -122,7 +124,13 @@ def ship(world: World, order: Order) -> None:
         "R-5.4",
     )
     books.event(
-        f"{shipment.id}: {amount} {res} {source.id} -> {dest.id}, arrives {shipment.arrives}",
+        "shipment.sent",
         powers=(shipment.power, shipment.sender),
+        shipment=shipment.id,
+        amount=amount,
+        resource=res,
+        source=source.id,
+        dest=dest.id,
+        arrives=shipment.arrives,
     )
     return None

@@ -67,8 +67,11 @@ def recruit(world: World, order: Order) -> None:
     books.change(order.power, carrier, "troops", made, f"recruited at {order['at']}", "R-7.1")
     if made < troops:
         books.event(
-            f"{carrier.id} has troop space for {made}: {troops - made} PL not converted",
+            "troops.partly_recruited",
             powers=(order.power,),
+            carrier=carrier.id,
+            made=made,
+            rest=troops - made,
         )
     return None
 
@@ -107,8 +110,11 @@ def defend(world: World, order: Order) -> None:
     )
     destroy_invaders(world, invaders, troops, f"destroyed defending {system.id}", "R-7.1")
     books.event(
-        f"{order.power} destroys {troops} invading troops on {system.id}",
+        "troops.home_defence",
         powers=(order.power, *(inv.power for inv in invaders)),
+        power=order.power,
+        troops=troops,
+        system=system.id,
     )
     return None
 

@@ -264,9 +264,16 @@ def test_statements_show_a_power_its_own_events_only(client) -> None:  # type: i
     record = RoundRecord.objects.get(round__campaign=world.campaign, round__number=1)
     sale = next(e for e in record.events if "sells 3 ore" in e["text"])
     assert sale["powers"] == ["p0"]
+    # Structured (issue 12): a kind and its ids and numbers; the page words it with names.
+    assert sale["kind"] == "market.sold"
+    assert {k: sale["data"][k] for k in ("power", "amount", "resource")} == {
+        "power": "p0",
+        "amount": 3,
+        "resource": "ore",
+    }
     client.force_login(world.users[0])
     mine = client.get(reverse("report", args=[world.campaign.pk, "p0", 1])).content.decode()
-    assert "p0 sells 3 ore" in mine
+    assert "Power 0 sells 3 ore" in mine
     client.force_login(world.users[1])
     theirs = client.get(reverse("report", args=[world.campaign.pk, "p1", 1])).content.decode()
     assert "sells 3 ore" not in theirs
