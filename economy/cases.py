@@ -10,8 +10,7 @@ from django.db import transaction
 
 from economy import services
 from economy.engine.case import load_case
-from economy.engine.codec import dump_state
-from economy.snapshot import write_state
+from economy.snapshot import save_state
 from powers import services as power_services
 from powers.models import Campaign, Power
 
@@ -26,7 +25,7 @@ def campaign_from_case(case: dict[str, Any], *, name: str) -> Campaign:
     campaign = Campaign.objects.create(
         name=name, current_round=parsed.state.round, seed=parsed.state.seed
     )
-    write_state(campaign, dump_state(parsed.state))
+    save_state(campaign, parsed.state)
     power_services.setup_campaign(campaign=campaign)
     orders = case.get("orders") or {}
     for power in Power.objects.filter(campaign=campaign, key__in=list(orders)).order_by("key"):

@@ -37,6 +37,7 @@ NAME_LENGTH = 60  # TradeHub.name
 MAX_HEXES = 60  # nodes of one hub order
 MAX_LINKS = 120  # links of one hub order
 MAX_SHARES = 60  # rows of one manual distribution
+MAX_POWERS = 40  # powers a group declares it engages
 
 TYPED_ID = re.compile(r"[a-z][a-z0-9-]{0,23}")
 HEX = re.compile(r"(0[1-9]|[1-9][0-9])(0[1-9]|[1-9][0-9])")
@@ -108,8 +109,17 @@ def _bad_hex(v: Any) -> bool:
     return not (isinstance(v, str) and HEX.fullmatch(v))
 
 
-def _field_shape(kind: str, spec: Field, v: Any) -> str | None:
-    """The storage limits of one field (layer 1). ``None``: leave the rest to the engine."""
+def _field_shape(kind: str, spec: Field, v: Any, *, contract: bool = False) -> str | None:
+    """The storage limits of one field (layer 1). ``None``: leave the rest to the engine. In
+    the contract's form only what could not be stored counts: a wrong hex or a word where a
+    boolean belongs is the engine's to reject by name (contracts §1)."""
+    if contract and spec.kind in ("hex", "bool", "typed_id"):
+        return None if isinstance(v, bool | int | float) or v is None else _text(v)
+    if contract and spec.kind in ("hexes", "links"):
+        limit = MAX_HEXES if spec.kind == "hexes" else MAX_LINKS
+        if isinstance(v, list) and len(v) > limit:
+            return f"at most {limit} {spec.kind}"
+        return None if len(repr(v)) <= 40 * (limit + 1) else "too long"
     if spec.kind in ("ref", "enum"):
         return _text(v)
     if spec.kind == "text":
@@ -132,6 +142,12 @@ def _field_shape(kind: str, spec: Field, v: Any) -> str | None:
         return problem
     if spec.kind == "hexes":
         return _hex_list(v, MAX_HEXES)
+    if spec.kind == "powers":
+        if not isinstance(v, list):
+            return "expected a list of powers"
+        if len(v) > MAX_POWERS:
+            return f"at most {MAX_POWERS} powers"
+        return next((p for p in map(_text, v) if p), None)
     if spec.kind == "links":
         if not isinstance(v, list):
             return "expected a list of links"
@@ -190,10 +206,7 @@ def shape_errors(payload: Any, *, contract: bool = False) -> list[str]:
         ]
     for name, field in known.items():
         if name in payload:
-            if contract and field.kind == "typed_id":
-                problem = _text(payload[name])
-            else:
-                problem = _field_shape(kind, field, payload[name])
+            problem = _field_shape(kind, field, payload[name], contract=contract)
             if problem:
                 errors.append(f"{name}: {problem}")
     return errors
@@ -287,6 +300,9 @@ def _field_schema(kind: str, spec: Field) -> dict[str, Any]:
         return hex_
     if spec.kind == "hexes":
         return {"type": "array", "items": hex_, "maxItems": MAX_HEXES}
+    if spec.kind == "powers":
+        key = {"type": "string", "minLength": 1, "maxLength": KEY_LENGTH}
+        return {"type": "array", "items": key, "maxItems": MAX_POWERS}
     if spec.kind == "links":
         pair = {"type": "array", "items": hex_, "minItems": 2, "maxItems": 2}
         return {"type": "array", "items": pair, "maxItems": MAX_LINKS}

@@ -16,7 +16,7 @@ class Field:
     name: str
     label: str
     # "ref" (a select), "enum", "int", "bool", "text", "typed_id" (a new id the player
-    # chooses, economy.entry), "hex", "hexes", "links", "shares"
+    # chooses, economy.entry), "hex", "hexes", "powers", "links", "shares"
     kind: str
     source: str = ""  # for refs: see Choices
     options: tuple[str, ...] = ()
@@ -53,6 +53,8 @@ ORDER_TYPES: dict[str, OrderType] = {
             Field("hex", "Hex", "hex", help="XXYY"),
             _enum("order", "Standing order", *GROUP_ORDERS),
             _enum("status", "Engage outcome", *GROUP_STATUSES),
+            Field("engages", "Engages powers", "powers", help="power ids, e.g. vargr zhodani"),
+            Field("defending", "Defending", "bool", help="it only answers an attack (R-2a)"),
         ),
     ),
     "send_troops": OrderType(
@@ -120,6 +122,15 @@ ORDER_TYPES: dict[str, OrderType] = {
             Field("nodes", "Node hexes", "hexes", help="e.g. 0203 0305"),
             Field("links", "Links", "links", help="e.g. 0101-0203 0203-0305"),
             _ref("pay_from", "Pay the Ore from", "places"),
+        ),
+    ),
+    "hub_extend": OrderType(
+        "Extend a trade hub",
+        "Support 4.1.1, R-5.1a",
+        (
+            _ref("hub", "Hub", "hubs"),
+            Field("nodes", "New node hexes", "hexes", help="e.g. 0406"),
+            Field("links", "New links", "links", help="e.g. 0305-0406"),
         ),
     ),
     "hub_maintain": OrderType(
@@ -215,7 +226,7 @@ def payload_from(kind: str, data: Any) -> dict[str, Any]:
             continue
         if f.kind == "int":
             payload[f.name] = int(raw) if _INT.match(raw) else raw
-        elif f.kind == "hexes":
+        elif f.kind in ("hexes", "powers"):
             payload[f.name] = [h for h in re.split(r"[\s,;]+", raw) if h]
         elif f.kind == "links":
             payload[f.name] = [
@@ -250,7 +261,7 @@ def form_values(payload: dict[str, Any]) -> dict[str, str]:
         v = payload.get(f.name)
         if v is None:
             continue
-        if f.kind == "hexes" and isinstance(v, list):
+        if f.kind in ("hexes", "powers") and isinstance(v, list):
             values[f.name] = " ".join(map(str, v))
         elif f.kind == "links" and isinstance(v, list):
             values[f.name] = " ".join("-".join(map(str, p)) for p in v if isinstance(p, list))

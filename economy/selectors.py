@@ -11,12 +11,18 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from economy.engine.codec import dump_state, parse_state
+from economy.engine.codec import dump_state
 from economy.engine.resolve import resolve, round_rng
+from economy.events import Names, describe, in_words
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
-from economy.snapshot import export_state
+from economy.snapshot import export_state, load_state
 from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
 from trade.models import TradeHub
+
+
+def power_names(campaign_id: int) -> dict[str, str]:
+    """Power id (key) -> name, for events in words."""
+    return dict(Power.objects.filter(campaign_id=campaign_id).values_list("key", "name"))
 
 
 def live_round(campaign_id: int) -> Round | None:
@@ -144,13 +150,18 @@ def _holdings(state: dict[str, Any], power: str) -> tuple[dict[tuple[str, str], 
     for s in state["systems"]:
         where = f"system:{s['id']}"
         labels[where] = f"{s['name']} ({s['hex']})"
-        for res, n in s["stock"].items():
-            amounts[(where, res)] = n
+        if s["holder"] == power:  # a system's stockpile is its holder's (R-1.5)
+            for res, n in s["stock"].items():
+                amounts[(where, res)] = n
     for h in state["hubs"]:
         if h["power"] == power:
             labels[f"hub:{h['id']}"] = f"hub {h['id']}"
             for res, n in h["pool"].items():
                 amounts[(f"hub:{h['id']}", res)] = n
+    for sh in state["shipments"]:
+        if sh["power"] == power:  # goods in transit belong to the receiver (docs/rules.md)
+            labels[f"shipment:{sh['id']}"] = f"in transit {sh['id']}"
+            amounts[(f"shipment:{sh['id']}", sh["resource"])] = sh["amount"]
     for g in state["groups"]:
         if g["power"] == power:
             labels[f"group:{g['id']}"] = f"group {g['id']}"
@@ -170,9 +181,11 @@ def build_statement(
     lines: list[dict[str, Any]],
     rejected: list[dict[str, Any]],
     events: Sequence[dict[str, Any]] = (),
+    names: Names | None = None,
 ) -> Statement:
     """Group ``lines`` (this power's ledger) by step and add before/after for every stockpile
-    they touch, from the round's starting ``start`` state (contracts §1 shape)."""
+    they touch, from the round's starting ``start`` state (contracts §1 shape); the power's
+    events come in words, with ``names``."""
     amounts, labels = _holdings(start, power)
     steps: dict[str, list[dict[str, Any]]] = defaultdict(list)
     totals: dict[tuple[str, str], int] = defaultdict(int)
@@ -207,7 +220,10 @@ def build_statement(
         steps=list(steps.items()),
         stocks=stocks,
         rejected=[r for r in rejected if r["power"] == power],
-        events=[e for e in events if power in e.get("powers", ()) or e.get("public")],
+        events=in_words(
+            [e for e in events if power in e.get("powers", ()) or e.get("public")],
+            names or Names.of_state(start, {}),
+        ),
     )
 
 
@@ -215,12 +231,12 @@ def projected_statement(power: Power) -> Statement:
     """What this power's books and loyalty would be if the round resolved now with its current
     orders — the engine run on a copy; other powers' orders are not used (nor shown)."""
     rnd = live_round(power.campaign_id)
-    start = export_state(power.campaign)
+    state = load_state(power.campaign)
+    start = dump_state(state)
     orders: list[Any] = []
     if rnd is not None:
         _, rows = sheet_of(rnd, power)
         orders = [o.payload for o in rows]
-    state = parse_state(start)
     result = resolve(
         state,
         [(power.key, i, o) for i, o in enumerate(orders)],
@@ -234,6 +250,7 @@ def projected_statement(power: Power) -> Statement:
         lines,
         [r.as_json() for r in result.rejected],
         [e.as_json() for e in result.events if not e.public],  # public ones come at resolution
+        Names.of_state(start, power_names(power.campaign_id)),
     )
 
 
@@ -255,7 +272,10 @@ def round_statement(power: Power, number: int) -> Statement | None:
         .order_by("seq")
         .values("step", "where", "resource", "amount", "reason", "rule")
     )
-    return build_statement(record.state, end, power.key, lines, record.rejected, record.events)
+    names = Names.of_state(record.state, power_names(power.campaign_id))
+    return build_statement(
+        record.state, end, power.key, lines, record.rejected, record.events, names
+    )
 
 
 def power_ledger(
@@ -340,7 +360,8 @@ def round_summaries(campaign: Campaign, number: int | None = None) -> dict[int, 
                 was = names.get(s["holder"], "neutral") if s["holder"] else "neutral"
                 became = names.get(new, "neutral") if new else "neutral"
                 events.append(f"{s['name']} ({s['hex']}) passed from {was} to {became}.")
-        events += [e["text"] for e in row["events"] if e.get("public")]
+        words = Names.of_state({"systems": row["state__systems"]}, names)
+        events += [describe(e, words) for e in row["events"] if e.get("public")]
         out[n] = RoundSummary(
             round=rounds[row["round_id"]],
             rates=row["state__market__rates"],

@@ -36,7 +36,7 @@ from economy.models import (
     RoundStatus,
     SheetStatus,
 )
-from economy.snapshot import export_state, write_state
+from economy.snapshot import export_state, load_state, save_state, write_state
 from powers.models import Campaign, CommandBubble, FleetGroup, Power, StarSystem, Static
 from trade.models import Agreement, Motion, RateHistory, Shipment, TradeHub
 
@@ -143,25 +143,33 @@ def _checked(power: Power, payload: Any) -> dict[str, Any]:
 
 
 def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) -> list[str]:
-    return check_order(catalog or entry_catalog(power.campaign_id), power.key, stored)
+    return check_order(catalog or entry_catalog(power.campaign), power.key, stored)
 
 
-def entry_catalog(campaign_id: int) -> Catalog:
+def entry_catalog(campaign: Campaign) -> Catalog:
     """Who owns what, for the engine's entry rules: the facts ``Catalog.of`` reads from the
-    exported state, in one query of keys and owners. Its ids are every key of the campaign (a
-    superset of the state's, so entry is never laxer than resolution)."""
+    state, in one query of keys and owners (and the map's bounds). Its ids are every key of the
+    campaign (a superset of the state's, so entry is never laxer than resolution)."""
     owned: dict[str, dict[str, Any]] = {"group": {}, "static": {}, "hub": {}, "system": {}}
     powers: set[str] = set()
     ids: set[str] = set()
     with connection.cursor() as cur:
-        cur.execute(_catalog_sql(), {"campaign": campaign_id})
+        cur.execute(_catalog_sql(), {"campaign": campaign.pk})
         for kind, key, owner in cur.fetchall():
             ids.add(key)
             if kind == "power":
                 powers.add(key)
             elif kind in owned:
                 owned[kind][key] = owner
-    return Catalog(powers, owned["group"], owned["static"], owned["hub"], owned["system"], ids)
+    return Catalog(
+        powers,
+        owned["group"],
+        owned["static"],
+        owned["hub"],
+        owned["system"],
+        ids,
+        campaign.map_bounds(),
+    )
 
 
 @cache
@@ -569,11 +577,11 @@ def _resolve_claimed(round_id: int) -> bool:
     if rnd.status != RoundStatus.RESOLVING:
         return False
     campaign = Campaign.objects.select_for_update().get(pk=rnd.campaign_id)
-    start = export_state(campaign)
+    state = load_state(campaign)
+    start = dump_state(state)  # the round record keeps the contract's JSON (replay, reports)
     inputs = round_inputs(rnd)
-    state = parse_state(start)
     result = run_engine(state, inputs.orders, state.seed)
-    write_state(campaign, dump_state(result.state))
+    save_state(campaign, result.state)
     _name_new_hubs(campaign, inputs.orders, result)
     power_ids = dict(Power.objects.filter(campaign=campaign).values_list("key", "pk"))
     insert_ledger(

@@ -1,19 +1,54 @@
-"""The one translation point between the database and the engine's contract shape.
+"""The one mapping between the database and the engine's ``State`` (contracts §1).
 
-``export_state`` reads a campaign into the ``ftcamp-case/1`` state object (contracts §1) in a
-fixed number of queries; ``write_state`` writes such an object back, diffing by each object's
-campaign-scoped ``key`` so only what changed is touched (bulk updates, creates and deletes).
-The engine's codec turns the object into dataclasses and back, so the shell never duplicates it.
+``load_state`` reads a campaign into the engine's dataclasses in a fixed number of queries;
+``save_state`` writes a ``State`` back, diffing by each object's campaign-scoped ``key`` so only
+what changed is touched (bulk creates, updates and deletes). JSON is the codec's business
+(``economy.engine.codec``): ``export_state`` / ``write_state`` only compose the two mappings, for
+round records, exports and cases. A new contract field is added here once (load and save side by
+side, per object) and once in the codec.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 from django.db import models
 
+from economy.engine.codec import dump_state, parse_state
+from economy.engine.rules import derived_type
+from economy.engine.state import (
+    EDGES,
+    Bubble,
+    Group,
+    Hub,
+    Leg,
+    Market,
+    Outpost,
+    Project,
+    State,
+    System,
+)
+from economy.engine.state import (
+    Agreement as AgreementState,
+)
+from economy.engine.state import (
+    Invasion as InvasionState,
+)
+from economy.engine.state import (
+    Motion as MotionState,
+)
+from economy.engine.state import (
+    Power as PowerState,
+)
+from economy.engine.state import (
+    Shipment as ShipmentState,
+)
+from economy.engine.state import (
+    Static as StaticState,
+)
 from powers.db import bulk_update, hex_code
 from powers.models import (
     BubbleOutpost,
@@ -41,247 +76,328 @@ from trade.models import (
 )
 
 RES3 = ("ore", "bio", "pl")
+RATES = ("ore", "gal", "bio", "pl")
 
 
 def _xy(code: str) -> tuple[int, int]:
     return int(code[:2]), int(code[2:])
 
 
-def _decimal(value: Decimal) -> str:
-    return format(value.normalize(), "f") if value == value.to_integral() else str(value)
-
-
 def export_state(campaign: Campaign) -> dict[str, Any]:
-    """The campaign's current state as a contract §1 object (20 queries, whatever its size)."""
+    """The campaign's state as a contract §1 object (for round records and exports)."""
+    return dump_state(load_state(campaign))
+
+
+def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
+    """Write a contract §1 object into the campaign (cases, rollback). Raises ``CaseError``."""
+    save_state(campaign, parse_state(state))
+
+
+# --- loading -----------------------------------------------------------------------------
+
+
+def load_state(campaign: Campaign) -> State:
+    """The campaign's current state (19 queries, whatever its size)."""
     cid = campaign.pk
-    powers = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
-    hubs = dict(TradeHub.objects.filter(campaign_id=cid).values_list("id", "key"))
-    systems = list(
-        StarSystem.objects.filter(campaign_id=cid)
-        .select_related("hex")
-        .order_by("key")
-        .only(
-            "key",
-            "name",
-            "system_type",
-            "holder_id",
-            "loyalty",
-            *(f"rate_{r}" for r in ("ore", "gal", "bio", "pl")),
-            *(f"stock_{r}" for r in RES3),
-            "project_source",
-            "project_target",
-            "project_pct",
-            "free_ep",
-            "hex__col",
-            "hex__row",
-        )
-    )
-    nodes: dict[int, list[HubNode]] = {}
-    for n in HubNode.objects.filter(campaign_id=cid).order_by("col", "row"):
-        nodes.setdefault(n.hub_id, []).append(n)
-    node_code = {n.pk: n.code for ns in nodes.values() for n in ns}
-    links: dict[int, list[list[str]]] = {}
-    for hub_id, a, b in HubLink.objects.filter(hub__campaign_id=cid).values_list(
-        "hub_id", "a_id", "b_id"
-    ):
-        links.setdefault(hub_id, []).append(sorted([node_code[a], node_code[b]]))
-    outposts: dict[int, list[dict[str, Any]]] = {}
-    for o in BubbleOutpost.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
-        outposts.setdefault(o.bubble_id, []).append({"hex": str(o), "radius": o.radius})
-    sensors: dict[int, list[str]] = {}
-    for s in BubbleSensor.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
-        sensors.setdefault(s.bubble_id, []).append(str(s))
-    edges = {e.edge: e for e in MarketEdge.objects.filter(campaign_id=cid)}
-    power_tax: dict[str, dict[str, str]] = {}
-    for power_id, edge, tax in PowerTax.objects.filter(campaign_id=cid).values_list(
-        "power_id", "edge", "tax"
-    ):
-        power_tax.setdefault(powers[power_id], {})[edge] = _decimal(tax)
-    banned = sorted(
-        powers[p]
-        for p in MarketBan.objects.filter(campaign_id=cid).values_list("power_id", flat=True)
-    )
-    return {
-        "round": campaign.current_round,
-        "seed": campaign.seed,
-        "map": {
-            "hexes": [
-                {"hex": h.code, "type": h.hex_type}
-                for h in MapHex.objects.filter(campaign_id=cid).order_by("col", "row")
-            ]
+    power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
+    hub_key = dict(TradeHub.objects.filter(campaign_id=cid).values_list("id", "key"))
+    return State(
+        round=campaign.current_round,
+        seed=campaign.seed,
+        hexes={
+            hex_code(col, row): kind
+            for col, row, kind in MapHex.objects.filter(campaign_id=cid)
+            .order_by("col", "row")
+            .values_list("col", "row", "hex_type")
         },
-        "powers": [
-            {"id": p.key, "gal": p.gal, "tp": p.tp, "un_member": p.un_member}
+        map_size=(campaign.map_cols, campaign.map_rows)
+        if campaign.map_cols and campaign.map_rows
+        else None,
+        powers=[
+            PowerState(p.key, {"gal": p.gal, "tp": p.tp}, p.un_member)
             for p in Power.objects.filter(campaign_id=cid).order_by("key")
         ],
-        "systems": [
-            {
-                "id": s.key,
-                "name": s.name,
-                "hex": s.hex.code,
-                "type": s.system_type,
-                "holder": powers.get(s.holder_id),
-                "loyalty": s.loyalty,
-                "rates": {r: getattr(s, f"rate_{r}") for r in ("ore", "gal", "bio", "pl")},
-                "stock": {r: getattr(s, f"stock_{r}") for r in RES3},
-                "project": (
-                    {"source": s.project_source, "target": s.project_target, "pct": s.project_pct}
-                    if s.project_source
-                    else None
-                ),
-                "free_ep": s.free_ep,
-            }
-            for s in systems
+        systems=[
+            _system(s, power_key)
+            for s in StarSystem.objects.filter(campaign_id=cid)
+            .select_related("hex")
+            .order_by("key")
+            .only(*SYSTEM_FIELDS, "hex__col", "hex__row")
         ],
-        "hubs": [
-            {
-                "id": h.key,
-                "power": powers[h.power_id],
-                "centre": next((n.code for n in nodes.get(h.pk, []) if n.is_centre), None),
-                "nodes": [n.code for n in nodes.get(h.pk, []) if not n.is_centre],
-                "links": sorted(links.get(h.pk, [])),
-                "guild": h.guild,
-                "pool": {r: getattr(h, f"pool_{r}") for r in RES3},
-            }
-            for h in TradeHub.objects.filter(campaign_id=cid).order_by("key")
+        hubs=_load_hubs(cid, power_key),
+        groups=[
+            _group(g, power_key) for g in FleetGroup.objects.filter(campaign_id=cid).order_by("key")
         ],
-        "groups": [
-            {
-                "id": g.key,
-                "power": powers[g.power_id],
-                "hex": g.hex_code,
-                "order": g.order,
-                "points": g.points,
-                "ep": g.ep,
-                "troops": g.troops,
-                "troop_space": g.troop_space,
-                "diplomat": g.diplomat,
-                "status": g.status,
-                "kind": g.kind,
-            }
-            for g in FleetGroup.objects.filter(campaign_id=cid).order_by("key")
-        ],
-        "statics": [
-            {
-                "id": s.key,
-                "power": powers[s.power_id],
-                "hex": s.hex_code,
-                "civilian": s.civilian,
-                "passenger_space": s.passenger_space,
-                "passengers": s.passengers,
-                "troop_space": s.troop_space,
-                "troops": s.troops,
-            }
+        statics=[
+            StaticState(
+                s.key,
+                power_key[s.power_id],
+                s.hex_code,
+                s.civilian,
+                s.passenger_space,
+                s.troop_space,
+                {"pl": s.passengers, "troops": s.troops},
+            )
             for s in Static.objects.filter(campaign_id=cid).order_by("key")
         ],
-        "invasions": [
-            {"system": system, "power": powers[power], "troops": troops}
-            for system, power, troops in Invasion.objects.filter(campaign_id=cid)
+        invasions=[
+            InvasionState(system, power_key[power], {"troops": troops})
+            for system, power, troops in Invasion.objects.filter(campaign_id=cid, troops__gt=0)
             .order_by("system__key", "power__key")
             .values_list("system__key", "power_id", "troops")
         ],
-        "market": {
-            "rates": {e: _decimal(edges[e].rate) for e in sorted(edges)},
-            "tax": {e: _decimal(edges[e].tax) for e in sorted(edges)},
-            "volume": {e: edges[e].volume for e in sorted(edges)},
-            **({"power_tax": power_tax} if power_tax else {}),
-            **({"banned": banned} if banned else {}),
-        },
-        "shipments": [
-            {
-                "id": s.key,
-                "power": powers[s.power_id],
-                "sender": powers[s.sender_id],
-                "from_hub": hubs.get(s.from_hub_id),
-                "to_hub": hubs[s.to_hub_id],
-                "resource": s.resource,
-                "amount": s.amount,
-                "arrives": s.arrives,
-                **({"waiting": True} if s.waiting else {}),
-            }
+        market=_load_market(cid, power_key),
+        shipments=[
+            ShipmentState(
+                s.key,
+                power_key[s.power_id],
+                power_key[s.sender_id],
+                hub_key.get(s.from_hub_id),
+                hub_key.get(s.to_hub_id),
+                s.resource,
+                {s.resource: s.amount},
+                s.arrives,
+                s.waiting,
+                list(s.waiting_for),
+            )
             for s in Shipment.objects.filter(campaign_id=cid).order_by("key")
         ],
-        "bubbles": [
-            {
-                "id": b.key,
-                "power": powers[b.power_id],
-                "hq": b.hq,
-                "radius": b.radius,
-                "outposts": outposts.get(b.pk, []),
-                "sensors": sensors.get(b.pk, []),
-            }
-            for b in CommandBubble.objects.filter(campaign_id=cid).order_by("key")
-        ],
-        "agreements": _export_agreements(cid, powers, hubs),
-        "un": {"motions": _export_motions(cid, powers)},
+        bubbles=_load_bubbles(cid, power_key),
+        agreements=_load_agreements(cid, power_key, hub_key),
+        motions=_load_motions(cid, power_key),
+    )
+
+
+SYSTEM_FIELDS = (
+    "key",
+    "name",
+    "system_type",
+    "holder_id",
+    "loyalty",
+    *(f"rate_{r}" for r in RATES),
+    *(f"stock_{r}" for r in RES3),
+    "project_source",
+    "project_target",
+    "project_pct",
+    "free_ep",
+)
+
+
+def _system(s: StarSystem, power_key: dict[int, str]) -> System:
+    rates = {r: getattr(s, f"rate_{r}") for r in RATES}
+    return System(
+        s.key,
+        s.name,
+        s.hex.code,
+        derived_type(s.system_type, rates["pl"]),  # R-3.2, as the codec reads a state
+        power_key.get(s.holder_id) if s.holder_id else None,
+        s.loyalty if s.holder_id else 0,
+        rates,
+        {r: getattr(s, f"stock_{r}") for r in RES3},
+        Project(s.project_source, s.project_target, s.project_pct)
+        if s.project_source and s.project_pct
+        else None,
+        s.free_ep,
+    )
+
+
+def _system_values(s: System, pid: dict[str, int], hex_id: int) -> dict[str, Any]:
+    return {
+        "key": s.id,
+        "name": s.name,
+        "hex_id": hex_id,
+        "system_type": s.type,
+        "holder_id": pid[s.holder] if s.holder else None,
+        "loyalty": s.loyalty,
+        **{f"rate_{r}": s.rates[r] for r in RATES},
+        **{f"stock_{r}": s.store.get(r, 0) for r in RES3},
+        "project_source": s.project.source if s.project else "",
+        "project_target": s.project.target if s.project else "",
+        "project_pct": s.project.pct if s.project else 0,
+        "free_ep": s.free_ep,
     }
 
 
-def _export_agreements(cid: int, powers: dict[int, str], hubs: dict[int, str]) -> list[Any]:
+def _group(g: FleetGroup, power_key: dict[int, str]) -> Group:
+    return Group(
+        g.key,
+        power_key[g.power_id],
+        g.hex_code,
+        g.order,
+        g.points,
+        g.ep,
+        {"troops": g.troops},
+        g.troop_space,
+        g.diplomat,
+        g.status,
+        g.kind,
+        tuple(sorted(g.engages)),
+        g.defending,
+    )
+
+
+def _group_values(g: Group, pid: dict[str, int]) -> dict[str, Any]:
+    col, row = _xy(g.hex)
+    return {
+        "key": g.id,
+        "power_id": pid[g.power],
+        "col": col,
+        "row": row,
+        "kind": g.kind,
+        "order": g.order,
+        "status": g.status,
+        "points": g.points,
+        "ep": g.ep,
+        "troops": g.troops,
+        "troop_space": g.troop_space,
+        "diplomat": g.diplomat,
+        "engages": sorted(g.engages),
+        "defending": g.defending,
+    }
+
+
+def _load_hubs(cid: int, power_key: dict[int, str]) -> list[Hub]:
+    centre: dict[int, str] = {}
+    nodes: dict[int, list[str]] = defaultdict(list)
+    node_code: dict[int, str] = {}
+    for pk, hub_id, col, row, is_centre in (
+        HubNode.objects.filter(campaign_id=cid)
+        .order_by("col", "row")
+        .values_list("id", "hub_id", "col", "row", "is_centre")
+    ):
+        node_code[pk] = hex_code(col, row)
+        if is_centre:
+            centre[hub_id] = node_code[pk]
+        else:
+            nodes[hub_id].append(node_code[pk])
+    links: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for hub_id, a, b in HubLink.objects.filter(hub__campaign_id=cid).values_list(
+        "hub_id", "a_id", "b_id"
+    ):
+        first, second = sorted((node_code[a], node_code[b]))
+        links[hub_id].append((first, second))
+    return [
+        Hub(
+            h.key,
+            power_key[h.power_id],
+            centre[h.pk],
+            nodes[h.pk],
+            sorted(links[h.pk]),
+            h.guild,
+            {r: getattr(h, f"pool_{r}") for r in RES3},
+            sorted(h.lost),
+        )
+        for h in TradeHub.objects.filter(campaign_id=cid).order_by("key")
+    ]
+
+
+def _load_market(cid: int, power_key: dict[int, str]) -> Market:
+    edges = {e.edge: e for e in MarketEdge.objects.filter(campaign_id=cid)}
+    power_tax: dict[str, dict[str, Decimal]] = {}
+    for power_id, edge, tax in (
+        PowerTax.objects.filter(campaign_id=cid)
+        .order_by("power__key", "edge")
+        .values_list("power_id", "edge", "tax")
+    ):
+        power_tax.setdefault(power_key[power_id], {})[edge] = tax
+    return Market(
+        rates={e: edges[e].rate if e in edges else Decimal(1) for e in EDGES},  # R-6.2
+        tax={e: edges[e].tax if e in edges else Decimal(0) for e in EDGES},
+        power_tax=power_tax,
+        volume={e: edges[e].volume if e in edges else 0 for e in EDGES},
+        banned=sorted(
+            power_key[p]
+            for p in MarketBan.objects.filter(campaign_id=cid).values_list("power_id", flat=True)
+        ),
+    )
+
+
+def _load_bubbles(cid: int, power_key: dict[int, str]) -> list[Bubble]:
+    outposts: dict[int, list[Outpost]] = defaultdict(list)
+    for o in BubbleOutpost.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
+        outposts[o.bubble_id].append(Outpost(str(o), o.radius))
+    sensors: dict[int, list[str]] = defaultdict(list)
+    for s in BubbleSensor.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
+        sensors[s.bubble_id].append(str(s))
+    return [
+        Bubble(
+            b.key,
+            power_key[b.power_id],
+            b.hq,
+            b.radius,
+            tuple(outposts[b.pk]),
+            tuple(sensors[b.pk]),
+        )
+        for b in CommandBubble.objects.filter(campaign_id=cid).order_by("key")
+    ]
+
+
+def _load_agreements(
+    cid: int, power_key: dict[int, str], hub_key: dict[int, str]
+) -> list[AgreementState]:
     """R-5.5: the accepted agreements still running, with each party's private hubs."""
     out = []
     for ag in Agreement.objects.filter(campaign_id=cid, status=Agreement.Status.ACCEPTED).order_by(
         "key"
     ):
-        legs = []
-        for side in ("a", "b"):
-            if getattr(ag, f"{side}_amount") > 0:
-                leg = {
-                    "from": powers[getattr(ag, "proposer_id" if side == "a" else "partner_id")],
-                    "resource": getattr(ag, f"{side}_resource"),
-                    "amount": getattr(ag, f"{side}_amount"),
-                    "status": getattr(ag, f"{side}_status"),
-                }
-                if getattr(ag, f"{side}_shipment"):
-                    leg["shipment"] = getattr(ag, f"{side}_shipment")
-                if getattr(ag, f"{side}_note"):
-                    leg["note"] = getattr(ag, f"{side}_note")
-                legs.append(leg)
+        parties = {"a": power_key[ag.proposer_id], "b": power_key[ag.partner_id]}
         out.append(
-            {
-                "id": ag.key,
-                "a": powers[ag.proposer_id],
-                "b": powers[ag.partner_id],
-                "deposit": ag.deposit,
-                "delivery": ag.delivery,
-                "legs": legs,
-                "hubs": {
-                    powers[ag.proposer_id]: {
-                        "send": hubs.get(ag.a_send_hub_id),
-                        "receive": hubs.get(ag.a_receive_hub_id),
-                    },
-                    powers[ag.partner_id]: {
-                        "send": hubs.get(ag.b_send_hub_id),
-                        "receive": hubs.get(ag.b_receive_hub_id),
-                    },
+            AgreementState(
+                ag.key,
+                parties["a"],
+                parties["b"],
+                ag.deposit,
+                ag.delivery,
+                [
+                    Leg(
+                        parties[side],
+                        getattr(ag, f"{side}_resource"),
+                        getattr(ag, f"{side}_amount"),
+                        getattr(ag, f"{side}_status"),
+                        getattr(ag, f"{side}_shipment") or None,
+                        getattr(ag, f"{side}_note"),
+                    )
+                    for side in ("a", "b")
+                    if getattr(ag, f"{side}_amount") > 0
+                ],
+                {
+                    parties[side]: {
+                        "send": hub_key.get(getattr(ag, f"{side}_send_hub_id")),
+                        "receive": hub_key.get(getattr(ag, f"{side}_receive_hub_id")),
+                    }
+                    for side in ("a", "b")
                 },
-            }
+            )
         )
     return out
 
 
-def _export_motions(cid: int, powers: dict[int, str]) -> list[Any]:
+def _load_motions(cid: int, power_key: dict[int, str]) -> list[MotionState]:
     """R-6.4: the motions before the committee this round, with the votes cast so far."""
-    votes: dict[int, dict[str, str]] = {}
-    for motion_id, member_id, choice in Vote.objects.filter(
-        motion__campaign_id=cid, motion__status=Motion.Status.SUBMITTED
-    ).values_list("motion_id", "member_id", "choice"):
-        votes.setdefault(motion_id, {})[powers[member_id]] = choice
-    out = []
-    for m in Motion.objects.filter(campaign_id=cid, status=Motion.Status.SUBMITTED).order_by("key"):
-        item: dict[str, Any] = {"id": m.key, "by": powers[m.proposer_id], "kind": m.kind}
-        if m.edge:
-            item["edge"] = m.edge
-        if m.target_id:
-            item["power"] = powers[m.target_id]
-        if m.value is not None:
-            item["rate" if m.kind == "rate" else "tax"] = _decimal(m.value)
-        item["votes"] = dict(sorted(votes.get(m.pk, {}).items()))
-        out.append(item)
-    return out
+    votes: dict[int, dict[str, str]] = defaultdict(dict)
+    for motion_id, member_id, choice in (
+        Vote.objects.filter(motion__campaign_id=cid, motion__status=Motion.Status.SUBMITTED)
+        .order_by("member__key")
+        .values_list("motion_id", "member_id", "choice")
+    ):
+        votes[motion_id][power_key[member_id]] = choice
+    return [
+        MotionState(
+            m.key,
+            power_key[m.proposer_id],
+            m.kind,
+            m.edge or None,
+            power_key[m.target_id] if m.target_id else None,
+            m.value,
+            votes[m.pk],
+        )
+        for m in Motion.objects.filter(campaign_id=cid, status=Motion.Status.SUBMITTED).order_by(
+            "key"
+        )
+    ]
 
 
-# --- writing -----------------------------------------------------------------------------
+# --- saving ------------------------------------------------------------------------------
 
 
 def _sync(
@@ -291,7 +407,7 @@ def _sync(
     existing: dict[Any, models.Model],
     *,
     delete: bool = True,
-) -> dict[Any, models.Model]:
+) -> dict[Any, Any]:
     """Make the campaign's rows of ``model`` equal ``desired`` (by identity); returns all rows
     by identity. Deletes first, so unique positions can move between rows."""
     stale = [obj.pk for ident, obj in existing.items() if ident not in desired]
@@ -320,45 +436,46 @@ def _by_key(qs: Iterable[Any]) -> dict[str, Any]:
     return {obj.key: obj for obj in qs}
 
 
-def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
-    """Write a contract §1 state (as produced by the engine's codec) into the campaign.
+def save_state(campaign: Campaign, state: State) -> None:
+    """Write ``state`` into the campaign. Call inside a transaction.
 
-    Call inside a transaction. Names and colours of powers, and UWP statistics of systems, are
-    not part of the contract and are kept; new powers are named after their id.
+    Names and colours of powers, and UWP statistics of systems, are not part of the state and
+    are kept; new powers are named after their id.
     """
     cid = campaign.pk
-    campaign.current_round = state["round"]
-    campaign.seed = state.get("seed", 0)
-    campaign.save(update_fields=["current_round", "seed"])
+    campaign.current_round = state.round
+    campaign.seed = state.seed
+    campaign.map_cols, campaign.map_rows = state.map_size or (None, None)
+    campaign.save(update_fields=["current_round", "seed", "map_cols", "map_rows"])
 
     power_rows = _sync(
         Power,
         campaign,
         {
-            p["id"]: {
-                "key": p["id"],
-                "gal": p.get("gal", 0),
-                "tp": p.get("tp", 0),
-                "un_member": p.get("un_member", True),
+            p.id: {
+                "key": p.id,
+                "gal": p.store["gal"],
+                "tp": p.store["tp"],
+                "un_member": p.un_member,
             }
-            for p in state.get("powers", [])
+            for p in state.powers
         },
         _by_key(Power.objects.filter(campaign_id=cid)),
     )
-    for key, power in power_rows.items():
-        if not power.name:
-            power.name = key
-            power.save(update_fields=["name"])
+    unnamed = [p for p in power_rows.values() if not p.name]
+    for power in unnamed:
+        power.name = power.key
+    Power.objects.bulk_update(unnamed, ["name"])
     pid = {key: p.pk for key, p in power_rows.items()}
 
-    # Shipments and invasions go first: they point at hubs and systems that may be removed.
-    shipments = state.get("shipments", [])
-    kept_shipments = {s["id"] for s in shipments}
-    Shipment.objects.filter(campaign_id=cid).exclude(key__in=kept_shipments).delete()
+    # Shipments go first: they point at hubs that may be removed.
+    Shipment.objects.filter(campaign_id=cid).exclude(
+        key__in=[s.id for s in state.shipments]
+    ).delete()
 
-    hex_types = {_xy(h["hex"]): h["type"] for h in state.get("map", {}).get("hexes", [])}
-    for s in state.get("systems", []):
-        hex_types.setdefault(_xy(s["hex"]), "system")
+    hex_types = {_xy(h): t for h, t in state.hexes.items()}
+    for s in state.systems:
+        hex_types.setdefault(_xy(s.hex), "system")
     hex_rows = _sync(
         MapHex,
         campaign,
@@ -366,28 +483,11 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
         {(h.col, h.row): h for h in MapHex.objects.filter(campaign_id=cid)},
         delete=False,  # after the systems, which protect their hexes
     )
-
     Invasion.objects.filter(campaign_id=cid).delete()
     system_rows = _sync(
         StarSystem,
         campaign,
-        {
-            s["id"]: {
-                "key": s["id"],
-                "name": s.get("name", s["id"]),
-                "hex_id": hex_rows[_xy(s["hex"])].pk,
-                "system_type": s["type"],
-                "holder_id": pid[s["holder"]] if s.get("holder") else None,
-                "loyalty": s.get("loyalty", 0),
-                **{f"rate_{r}": s["rates"][r] for r in ("ore", "gal", "bio", "pl")},
-                **{f"stock_{r}": s.get("stock", {}).get(r, 0) for r in RES3},
-                "project_source": (s.get("project") or {}).get("source", ""),
-                "project_target": (s.get("project") or {}).get("target", ""),
-                "project_pct": (s.get("project") or {}).get("pct", 0),
-                "free_ep": s.get("free_ep", 0),
-            }
-            for s in state.get("systems", [])
-        },
+        {s.id: _system_values(s, pid, hex_rows[_xy(s.hex)].pk) for s in state.systems},
         _by_key(StarSystem.objects.filter(campaign_id=cid)),
     )
     MapHex.objects.filter(campaign_id=cid).exclude(
@@ -396,91 +496,79 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
     Invasion.objects.bulk_create(
         Invasion(
             campaign=campaign,
-            system_id=system_rows[i["system"]].pk,
-            power_id=pid[i["power"]],
-            troops=i["troops"],
+            system_id=system_rows[i.system].pk,
+            power_id=pid[i.power],
+            troops=i.troops,
         )
-        for i in state.get("invasions", [])
+        for i in state.invasions
+        if i.troops
     )
 
-    hub_rows = _write_hubs(campaign, state.get("hubs", []), pid)
-
+    hub_rows = _save_hubs(campaign, state.hubs, pid)
     _sync(
         Shipment,
         campaign,
         {
-            s["id"]: {
-                "key": s["id"],
-                "power_id": pid[s["power"]],
-                "sender_id": pid[s.get("sender") or s["power"]],
-                "from_hub_id": hub_rows[s["from_hub"]].pk
-                if s.get("from_hub") in hub_rows
-                else None,
-                "to_hub_id": hub_rows[s["to_hub"]].pk,
-                "resource": s["resource"],
-                "amount": s["amount"],
-                "arrives": s["arrives"],
-                "waiting": bool(s.get("waiting", False)),
+            s.id: {
+                "key": s.id,
+                "power_id": pid[s.power],
+                "sender_id": pid[s.sender],
+                "from_hub_id": hub_rows[s.from_hub].pk if s.from_hub in hub_rows else None,
+                "to_hub_id": hub_rows[s.to_hub].pk if s.to_hub in hub_rows else None,
+                "resource": s.resource,
+                "amount": s.amount,
+                "arrives": s.arrives,
+                "waiting": s.waiting,
+                "waiting_for": list(s.waiting_for),
             }
-            for s in shipments
+            for s in state.shipments
         },
         _by_key(Shipment.objects.filter(campaign_id=cid)),
     )
-
     _sync(
         FleetGroup,
         campaign,
-        {
-            g["id"]: {
-                "key": g["id"],
-                "power_id": pid[g["power"]],
-                "col": _xy(g["hex"])[0],
-                "row": _xy(g["hex"])[1],
-                "kind": g.get("kind", "standard"),
-                "order": g.get("order", "none"),
-                "status": g.get("status", "none"),
-                "points": g.get("points", 0),
-                "ep": g.get("ep", 0),
-                "troops": g.get("troops", 0),
-                "troop_space": g.get("troop_space", 0),
-                "diplomat": g.get("diplomat", False),
-            }
-            for g in state.get("groups", [])
-        },
+        {g.id: _group_values(g, pid) for g in state.groups},
         _by_key(FleetGroup.objects.filter(campaign_id=cid)),
     )
     _sync(
         Static,
         campaign,
         {
-            s["id"]: {
-                "key": s["id"],
-                "power_id": pid[s["power"]],
-                "col": _xy(s["hex"])[0],
-                "row": _xy(s["hex"])[1],
-                "civilian": s.get("civilian", True),
-                "passenger_space": s.get("passenger_space", 0),
-                "passengers": s.get("passengers", 0),
-                "troop_space": s.get("troop_space", 0),
-                "troops": s.get("troops", 0),
+            s.id: {
+                "key": s.id,
+                "power_id": pid[s.power],
+                "col": _xy(s.hex)[0],
+                "row": _xy(s.hex)[1],
+                "civilian": s.civilian,
+                "passenger_space": s.passenger_space,
+                "passengers": s.store.get("pl", 0),
+                "troop_space": s.troop_space,
+                "troops": s.store.get("troops", 0),
             }
-            for s in state.get("statics", [])
+            for s in state.statics
         },
         _by_key(Static.objects.filter(campaign_id=cid)),
     )
+    _save_market(campaign, state.market, pid)
+    _save_bubbles(campaign, state.bubbles, pid)
+    _save_agreements(campaign, state.agreements, pid, hub_rows)
+    _save_motions(campaign, state.motions, pid, state.round)
 
-    market = state.get("market", {})
+
+def _save_market(campaign: Campaign, market: Market, pid: dict[str, int]) -> None:
+    cid = campaign.pk
     _sync(
         MarketEdge,
         campaign,
         {
             edge: {
                 "edge": edge,
-                "rate": Decimal(market.get("rates", {}).get(edge, "1")),
-                "tax": Decimal(market.get("tax", {}).get(edge, "0")),
-                "volume": market.get("volume", {}).get(edge, 0),
+                "rate": market.rates.get(edge, Decimal(1)),
+                "tax": market.tax.get(edge, Decimal(0)),
+                "volume": market.volume.get(edge, 0),
             }
-            for edge, _ in MarketEdge.EDGES
+            for edge in EDGES
         },
         {e.edge: e for e in MarketEdge.objects.filter(campaign_id=cid)},
     )
@@ -488,8 +576,8 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
         PowerTax,
         campaign,
         {
-            (power, edge): {"power_id": pid[power], "edge": edge, "tax": Decimal(tax)}
-            for power, taxes in market.get("power_tax", {}).items()
+            (power, edge): {"power_id": pid[power], "edge": edge, "tax": tax}
+            for power, taxes in market.power_tax.items()
             for edge, tax in taxes.items()
         },
         {
@@ -500,16 +588,118 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
     _sync(
         MarketBan,
         campaign,
-        {power: {"power_id": pid[power]} for power in market.get("banned", [])},
+        {power: {"power_id": pid[power]} for power in market.banned},
         {b.power.key: b for b in MarketBan.objects.filter(campaign_id=cid).select_related("power")},
     )
-    _write_bubbles(campaign, state.get("bubbles", []), pid)
-    _write_agreements(campaign, state.get("agreements", []), pid, hub_rows)
-    _write_motions(campaign, state.get("un", {}).get("motions", []), pid, state["round"])
 
 
-def _write_agreements(
-    campaign: Campaign, agreements: list[dict[str, Any]], pid: dict[str, int], hubs: dict[str, Any]
+def _save_hubs(campaign: Campaign, hubs: list[Hub], pid: dict[str, int]) -> dict[str, TradeHub]:
+    """Hubs by key; a hub whose centre, nodes or links changed gets its structure rebuilt."""
+    cid = campaign.pk
+    existing: dict[str, TradeHub] = _by_key(TradeHub.objects.filter(campaign_id=cid))
+    node_code: dict[int, str] = {}
+    current: dict[int, dict[str, Any]] = defaultdict(
+        lambda: {"centre": None, "nodes": set(), "links": set()}
+    )
+    for n in HubNode.objects.filter(campaign_id=cid):
+        node_code[n.pk] = n.code
+        if n.is_centre:
+            current[n.hub_id]["centre"] = n.code
+        else:
+            current[n.hub_id]["nodes"].add(n.code)
+    for hub_id, a, b in HubLink.objects.filter(hub__campaign_id=cid).values_list(
+        "hub_id", "a_id", "b_id"
+    ):
+        current[hub_id]["links"].add(frozenset((node_code[a], node_code[b])))
+
+    def shape(centre: str | None, nodes: Iterable[str], links: Iterable[Iterable[str]]) -> Any:
+        return (centre, frozenset(nodes), frozenset(frozenset(link) for link in links))
+
+    def unchanged(h: Hub) -> bool:
+        row = existing.get(h.id)
+        if row is None or row.pk not in current:
+            return False
+        now = current[row.pk]
+        return shape(now["centre"], now["nodes"], now["links"]) == shape(h.centre, h.nodes, h.links)
+
+    rebuild = [h for h in hubs if not unchanged(h)]
+    # Structures go before hubs are synced, so a hex can pass from one hub to another.
+    HubNode.objects.filter(
+        hub_id__in=[existing[h.id].pk for h in rebuild if h.id in existing]
+    ).delete()
+    HubNode.objects.filter(campaign_id=cid).exclude(hub__key__in=[h.id for h in hubs]).delete()
+    rows: dict[str, TradeHub] = _sync(
+        TradeHub,
+        campaign,
+        {
+            h.id: {
+                "key": h.id,
+                "power_id": pid[h.power],
+                "guild": h.guild,
+                **{f"pool_{r}": h.store.get(r, 0) for r in RES3},
+                "lost": sorted(h.lost),
+            }
+            for h in hubs
+        },
+        existing,
+    )
+    new_nodes: list[HubNode] = []
+    for h in rebuild:
+        hub = rows[h.id]
+        for code, is_centre in ((h.centre, True), *((n, False) for n in h.nodes)):
+            col, row = _xy(code)
+            new_nodes.append(
+                HubNode(campaign=campaign, hub=hub, col=col, row=row, is_centre=is_centre)
+            )
+    HubNode.objects.bulk_create(new_nodes, batch_size=1000)
+    by_hex = {(n.hub_id, n.code): n for n in new_nodes}
+    HubLink.objects.bulk_create(
+        (
+            HubLink(hub=rows[h.id], a=by_hex[(rows[h.id].pk, a)], b=by_hex[(rows[h.id].pk, b)])
+            for h in rebuild
+            for a, b in h.links
+        ),
+        batch_size=1000,
+    )
+    return rows
+
+
+def _save_bubbles(campaign: Campaign, bubbles: list[Bubble], pid: dict[str, int]) -> None:
+    rows = _sync(
+        CommandBubble,
+        campaign,
+        {
+            b.id: {
+                "key": b.id,
+                "power_id": pid[b.power],
+                "hq_col": _xy(b.hq)[0],
+                "hq_row": _xy(b.hq)[1],
+                "radius": b.radius,
+            }
+            for b in bubbles
+        },
+        _by_key(CommandBubble.objects.filter(campaign_id=campaign.pk)),
+    )
+    ids = [r.pk for r in rows.values()]
+    BubbleOutpost.objects.filter(bubble_id__in=ids).delete()
+    BubbleSensor.objects.filter(bubble_id__in=ids).delete()
+    BubbleOutpost.objects.bulk_create(
+        BubbleOutpost(bubble=rows[b.id], col=_xy(o.hex)[0], row=_xy(o.hex)[1], radius=o.radius)
+        for b in bubbles
+        for o in b.outposts
+    )
+    BubbleSensor.objects.bulk_create(
+        BubbleSensor(bubble=rows[b.id], col=_xy(s)[0], row=_xy(s)[1])
+        for b in bubbles
+        for s in b.sensors
+    )
+
+
+def _save_agreements(
+    campaign: Campaign,
+    agreements: list[AgreementState],
+    pid: dict[str, int],
+    hubs: dict[str, TradeHub],
 ) -> None:
     """R-5.5: agreements in the state are accepted ones (created if new, e.g. from a case);
     an accepted agreement no longer in the state has been delivered and is closed."""
@@ -521,31 +711,32 @@ def _write_agreements(
 
     desired: dict[str, dict[str, Any]] = {}
     for ag in agreements:
-        legs = {leg["from"]: leg for leg in ag.get("legs", [])}
+        legs = {leg.sender: leg for leg in ag.legs}
+        col, row = _xy(ag.deposit)
         values: dict[str, Any] = {
-            "key": ag["id"],
-            "proposer_id": pid[ag["a"]],
-            "partner_id": pid[ag["b"]],
+            "key": ag.id,
+            "proposer_id": pid[ag.a],
+            "partner_id": pid[ag.b],
             "status": Agreement.Status.ACCEPTED,
-            "deposit_col": _xy(ag["deposit"])[0],
-            "deposit_row": _xy(ag["deposit"])[1],
-            "delivery": ag["delivery"],
+            "deposit_col": col,
+            "deposit_row": row,
+            "delivery": ag.delivery,
         }
-        for side, who in (("a", ag["a"]), ("b", ag["b"])):
-            leg = legs.get(who, {})
-            choice = ag.get("hubs", {}).get(who, {})
+        for side, who in (("a", ag.a), ("b", ag.b)):
+            leg = legs.get(who)
+            choice = ag.hubs.get(who, {})
             values.update(
                 {
-                    f"{side}_resource": leg.get("resource", ""),
-                    f"{side}_amount": leg.get("amount", 0),
-                    f"{side}_status": leg.get("status", "pending"),
-                    f"{side}_shipment": leg.get("shipment") or "",
-                    f"{side}_note": (leg.get("note") or "")[:300],
+                    f"{side}_resource": leg.resource if leg else "",
+                    f"{side}_amount": leg.amount if leg else 0,
+                    f"{side}_status": leg.status if leg else "pending",
+                    f"{side}_shipment": (leg.shipment or "") if leg else "",
+                    f"{side}_note": (leg.note if leg else "")[:300],
                     f"{side}_send_hub_id": hub_id(choice.get("send")),
                     f"{side}_receive_hub_id": hub_id(choice.get("receive")),
                 }
             )
-        desired[ag["id"]] = values
+        desired[ag.id] = values
     for key, obj in existing.items():
         if obj.status == Agreement.Status.ACCEPTED and key not in desired:
             desired[key] = {"status": Agreement.Status.CLOSED}
@@ -554,9 +745,9 @@ def _write_agreements(
     for key, values in desired.items():
         obj = existing.get(key)
         if obj is None:
-            created.append(
-                Agreement(campaign=campaign, created_round=state_round(values), **values)
-            )
+            # A created agreement's round: one before its delivery at the latest.
+            first = max(1, values["delivery"] - 1)
+            created.append(Agreement(campaign=campaign, created_round=first, **values))
         elif any(getattr(obj, f) != v for f, v in values.items()):
             for f, v in values.items():
                 setattr(obj, f, v)
@@ -567,36 +758,28 @@ def _write_agreements(
         Agreement.objects.bulk_create(created)
 
 
-def state_round(values: dict[str, Any]) -> int:
-    """A created agreement's round: one before its delivery at the latest."""
-    return max(1, int(values.get("delivery", 2)) - 1)
-
-
-def _write_motions(
-    campaign: Campaign, motions: list[dict[str, Any]], pid: dict[str, int], round_number: int
+def _save_motions(
+    campaign: Campaign, motions: list[MotionState], pid: dict[str, int], round_number: int
 ) -> None:
     """R-6.4: the motions in the state are before the committee this round, with their votes;
     motions decided earlier are history and are left as they are."""
-    cid = campaign.pk
     rows = _sync(
         Motion,
         campaign,
         {
-            m["id"]: {
-                "key": m["id"],
+            m.id: {
+                "key": m.id,
                 "round_number": round_number,
-                "proposer_id": pid[m["by"]],
-                "kind": m["kind"],
-                "edge": m.get("edge") or "",
-                "target_id": pid[m["power"]] if m.get("power") else None,
-                "value": Decimal(m["rate"] if m["kind"] == "rate" else m["tax"])
-                if ("rate" in m or "tax" in m)
-                else None,
+                "proposer_id": pid[m.by],
+                "kind": m.kind,
+                "edge": m.edge or "",
+                "target_id": pid[m.power] if m.power else None,
+                "value": m.value,
                 "status": Motion.Status.SUBMITTED,
             }
             for m in motions
         },
-        _by_key(Motion.objects.filter(campaign_id=cid, key__in=[m["id"] for m in motions])),
+        _by_key(Motion.objects.filter(campaign_id=campaign.pk, key__in=[m.id for m in motions])),
         delete=False,
     )
     ids = [r.pk for r in rows.values()]
@@ -604,120 +787,7 @@ def _write_motions(
         return
     Vote.objects.filter(motion_id__in=ids).delete()
     Vote.objects.bulk_create(
-        Vote(motion=rows[m["id"]], member_id=pid[who], choice=choice)
+        Vote(motion=rows[m.id], member_id=pid[who], choice=choice)
         for m in motions
-        for who, choice in m.get("votes", {}).items()
-    )
-
-
-def _write_hubs(
-    campaign: Campaign, hubs: list[dict[str, Any]], pid: dict[str, int]
-) -> dict[str, TradeHub]:
-    """Hubs by key; a hub whose centre, nodes or links changed gets its structure rebuilt."""
-    cid = campaign.pk
-    existing = _by_key(TradeHub.objects.filter(campaign_id=cid))
-    current: dict[int, tuple[Any, ...]] = {}
-    node_code: dict[int, str] = {}
-    structure: dict[int, dict[str, Any]] = {}
-    for n in HubNode.objects.filter(campaign_id=cid):
-        node_code[n.pk] = n.code
-        entry = structure.setdefault(n.hub_id, {"centre": None, "nodes": set(), "links": set()})
-        if n.is_centre:
-            entry["centre"] = n.code
-        else:
-            entry["nodes"].add(n.code)
-    for hub_id, a, b in HubLink.objects.filter(hub__campaign_id=cid).values_list(
-        "hub_id", "a_id", "b_id"
-    ):
-        pair = frozenset((node_code[a], node_code[b]))
-        structure.setdefault(hub_id, {"centre": None, "nodes": set(), "links": set()})["links"].add(
-            pair
-        )
-    for hub_id, entry in structure.items():
-        current[hub_id] = (entry["centre"], frozenset(entry["nodes"]), frozenset(entry["links"]))
-
-    def wanted(h: dict[str, Any]) -> tuple[Any, ...]:
-        return (
-            h.get("centre"),
-            frozenset(h.get("nodes", [])),
-            frozenset(frozenset(link) for link in h.get("links", [])),
-        )
-
-    rebuild = [
-        h for h in hubs if h["id"] not in existing or current.get(existing[h["id"]].pk) != wanted(h)
-    ]
-    # Structures go before hubs are synced, so a hex can pass from one hub to another.
-    HubNode.objects.filter(
-        hub_id__in=[existing[h["id"]].pk for h in rebuild if h["id"] in existing]
-    ).delete()
-    keep = {h["id"] for h in hubs}
-    HubNode.objects.filter(campaign_id=cid).exclude(hub__key__in=keep).delete()
-    rows = _sync(
-        TradeHub,
-        campaign,
-        {
-            h["id"]: {
-                "key": h["id"],
-                "power_id": pid[h["power"]],
-                "guild": h.get("guild", False),
-                **{f"pool_{r}": h.get("pool", {}).get(r, 0) for r in RES3},
-            }
-            for h in hubs
-        },
-        existing,
-    )
-    new_nodes: list[HubNode] = []
-    for h in rebuild:
-        hub = rows[h["id"]]
-        if h.get("centre"):
-            col, row = _xy(h["centre"])
-            new_nodes.append(HubNode(campaign=campaign, hub=hub, col=col, row=row, is_centre=True))
-        for code in h.get("nodes", []):
-            col, row = _xy(code)
-            new_nodes.append(HubNode(campaign=campaign, hub=hub, col=col, row=row))
-    HubNode.objects.bulk_create(new_nodes, batch_size=1000)
-    by_hex = {(n.hub_id, hex_code(n.col, n.row)): n for n in new_nodes}
-    HubLink.objects.bulk_create(
-        (
-            HubLink(
-                hub=rows[h["id"]], a=by_hex[(rows[h["id"]].pk, a)], b=by_hex[(rows[h["id"]].pk, b)]
-            )
-            for h in rebuild
-            for a, b in h.get("links", [])
-        ),
-        batch_size=1000,
-    )
-    return rows
-
-
-def _write_bubbles(campaign: Campaign, bubbles: list[dict[str, Any]], pid: dict[str, int]) -> None:
-    rows = _sync(
-        CommandBubble,
-        campaign,
-        {
-            b["id"]: {
-                "key": b["id"],
-                "power_id": pid[b["power"]],
-                "hq_col": _xy(b["hq"])[0],
-                "hq_row": _xy(b["hq"])[1],
-                "radius": b.get("radius", 0),
-            }
-            for b in bubbles
-        },
-        _by_key(CommandBubble.objects.filter(campaign_id=campaign.pk)),
-    )
-    ids = [r.pk for r in rows.values()]
-    BubbleOutpost.objects.filter(bubble_id__in=ids).delete()
-    BubbleSensor.objects.filter(bubble_id__in=ids).delete()
-    BubbleOutpost.objects.bulk_create(
-        BubbleOutpost(
-            bubble=rows[b["id"]], col=_xy(o["hex"])[0], row=_xy(o["hex"])[1], radius=o["radius"]
-        )
-        for b in bubbles
-        for o in b.get("outposts", [])
-    )
-    BubbleSensor.objects.bulk_create(
-        BubbleSensor(bubble=rows[b["id"]], col=_xy(s)[0], row=_xy(s)[1])
-        for b in bubbles
-        for s in b.get("sensors", [])
+        for who, choice in m.votes.items()
     )

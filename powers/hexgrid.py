@@ -75,6 +75,24 @@ def within(h: Hex, radius: int) -> Iterator[Hex]:
         yield from ring(h, r)
 
 
+def on_map(h: Hex, size: tuple[int, int] | None) -> bool:
+    """Contracts §1 ``map.size``: on a map of (cols, rows) when 1 <= col <= cols and
+    1 <= row <= rows; with no bounds (``None``) every hex is on it."""
+    if size is None:
+        return True
+    cols, rows = size
+    return 1 <= h.col <= cols and 1 <= h.row <= rows
+
+
+def bounding_size(hexes: Iterable[Hex]) -> tuple[int, int] | None:
+    """Contracts §1: the default ``map.size``, from 0101 to the largest column and row listed
+    (``None`` when nothing is listed)."""
+    cells = list(hexes)
+    if not cells:
+        return None
+    return max(h.col for h in cells), max(h.row for h in cells)
+
+
 # --- pixel geometry for SVG ------------------------------------------------------------------
 
 SQRT3 = math.sqrt(3)

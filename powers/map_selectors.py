@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
+from economy.engine.rules import map_bounds
 from powers.hexgrid import Hex
 from powers.maps import (
     HEX_TYPE_LABELS,
@@ -103,7 +104,14 @@ def _public_parts(campaign: Campaign) -> MapData:
         markers=tuple(markers),
         hub_areas=areas,
         notice=notice,
+        size=_size(campaign, hexes),
     )
+
+
+def _size(campaign: Campaign, hexes: tuple[tuple[Hex, str], ...]) -> tuple[int, int] | None:
+    """The map bounds (contracts §1 map.size): the campaign's, else the box of its hexes."""
+    explicit = (campaign.map_cols, campaign.map_rows) if campaign.map_cols else None
+    return map_bounds(explicit, (str(h) for h, _ in hexes))
 
 
 def public_map(*, campaign: Campaign) -> MapData:
@@ -138,6 +146,7 @@ def private_map(*, power: Power) -> MapData:
         markers=public.markers,
         hub_areas=public.hub_areas,
         notice=public.notice,
+        size=public.size,
         private=PrivateLayer(
             power=power.key,
             hubs=tuple(hubs[h] for h in sorted(hubs, key=lambda h: hubs[h].key)),

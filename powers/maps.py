@@ -130,6 +130,7 @@ class MapData:
     private: PrivateLayer | None = None
     extra_hexes: tuple[Hex, ...] = field(default=())  # anything else that must be in view
     notice: str = ""  # attribution of the map's data, when it came from Traveller sector files
+    size: tuple[int, int] | None = None  # the map bounds (cols, rows): nothing outside is drawn
 
 
 def ring_area(members: Iterable[Hex]) -> frozenset[Hex]:
@@ -141,14 +142,17 @@ def ring_area(members: Iterable[Hex]) -> frozenset[Hex]:
 
 
 def bounds(data: MapData) -> tuple[int, int, int, int]:
-    """(first column, first row, last column, last row) of the content plus ``MARGIN``."""
+    """(first column, first row, last column, last row) of the content plus ``MARGIN``.
+    Content outside the map bounds is left out, so one stray marker cannot stretch the map."""
     cols: list[int] = []
     rows: list[int] = []
+    last_col, last_row = data.size or (99, 99)
 
     def add(hexes: Iterable[Hex]) -> None:
         for h in hexes:
-            cols.append(h.col)
-            rows.append(h.row)
+            if h.col <= last_col and h.row <= last_row:
+                cols.append(h.col)
+                rows.append(h.row)
 
     add(h for h, _ in data.hexes)
     add(s.hex for s in data.systems)

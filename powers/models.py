@@ -9,6 +9,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import Q
 
+from economy.engine.rules import map_bounds
+from economy.engine.validate import hex_problem
 from powers.db import CampaignScoped, hex_code, key_validator, scoped_unique_id
 
 COORD = [MinValueValidator(1), MaxValueValidator(99)]
@@ -46,6 +48,17 @@ class Campaign(models.Model):
     round_length_hours = models.PositiveIntegerField(
         default=72, validators=[MinValueValidator(1)], help_text="Deadline length of a round."
     )
+    map_cols = models.PositiveSmallIntegerField(
+        "map columns",
+        null=True,
+        blank=True,
+        validators=COORD,
+        help_text="Map bounds (contracts §1 map.size); empty: the bounding box of its hexes. "
+        "A sector import sets them (32 × 40 per sector).",
+    )
+    map_rows = models.PositiveSmallIntegerField(
+        "map rows", null=True, blank=True, validators=COORD, help_text="See map columns."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -58,6 +71,19 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def map_bounds(self) -> tuple[int, int] | None:
+        """(columns, rows) of the map (contracts §1 map.size): the campaign's own bounds, else
+        the bounding box of its listed hexes (one query), else None for an empty map."""
+        explicit = (self.map_cols, self.map_rows) if self.map_cols and self.map_rows else None
+        if explicit:
+            return explicit
+        return map_bounds(None, (hex_code(c, r) for c, r in self.hexes.values_list("col", "row")))
+
+    def clean(self) -> None:
+        super().clean()
+        if (self.map_cols is None) != (self.map_rows is None):
+            raise ValidationError("Give both map columns and map rows, or neither.")
 
 
 class HexType(models.TextChoices):
@@ -369,6 +395,14 @@ class Positioned(CampaignScoped):
     def hex_code(self) -> str:
         return hex_code(self.col, self.row)
 
+    def clean(self) -> None:
+        super().clean()
+        campaign = self.campaign if getattr(self, "campaign_id", None) else None
+        if campaign and campaign.map_cols and campaign.map_rows and self.col and self.row:
+            problem = hex_problem(self.hex_code, (campaign.map_cols, campaign.map_rows))
+            if problem:
+                raise ValidationError(problem[0].upper() + problem[1:] + ".")
+
 
 class FleetGroup(Positioned):
     """A fleet group as its declarations for the round need it (R-2)."""
@@ -386,6 +420,10 @@ class FleetGroup(Positioned):
     troops = models.PositiveIntegerField(default=0)
     troop_space = models.PositiveIntegerField(default=0)
     diplomat = models.BooleanField(default=False)
+    engages = models.JSONField(
+        default=list, blank=True, help_text="Keys of the powers it engages this round (R-2a)."
+    )
+    defending = models.BooleanField(default=False, help_text="Only answers an attack (R-2a).")
 
     class Meta:
         verbose_name = "fleet group"

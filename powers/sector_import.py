@@ -200,6 +200,10 @@ def import_into(*, campaign: Campaign, files: Sequence[str | Path | SectorFile])
     StarSystem.objects.bulk_create(create)
     bulk_update(StarSystem, update, UPDATED_FIELDS)
     report.created, report.updated = len(create), len(update)
+    # The map bounds cover every sector imported so far (contracts §1 map.size).
+    campaign.map_cols = max(campaign.map_cols or 0, max(dc for dc, _ in offsets) + SECTOR_COLS)
+    campaign.map_rows = max(campaign.map_rows or 0, max(dr for _, dr in offsets) + SECTOR_ROWS)
+    campaign.save(update_fields=["map_cols", "map_rows"])
     report.skipped.sort(key=lambda s: (s.path, s.line_no))
     return report
 

@@ -27,6 +27,11 @@ class TradeHub(CampaignScoped):
     pool_ore = models.BigIntegerField("Ore pool", default=0)
     pool_bio = models.BigIntegerField("Bio pool", default=0)
     pool_pl = models.BigIntegerField("PL pool", default=0)
+    lost = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Hexes of members already lost and captured (R-4.6a).",
+    )
 
     class Meta:
         verbose_name = "trade hub"
@@ -140,11 +145,21 @@ class Shipment(CampaignScoped):
     from_hub = models.ForeignKey(
         TradeHub, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    to_hub = models.ForeignKey(TradeHub, on_delete=models.CASCADE, related_name="incoming")
+    to_hub = models.ForeignKey(
+        TradeHub,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="incoming",
+        help_text="Empty once the hub is gone: the shipment waits (R-5.4a).",
+    )
     resource = models.CharField(max_length=3, choices=HubResource.choices)
     amount = models.PositiveIntegerField(validators=[MinValueValidator(1)])
     arrives = models.PositiveIntegerField(help_text="Round of arrival (Resource §3).")
     waiting = models.BooleanField(default=False, help_text="Waiting for a new centre (R-5.4).")
+    waiting_for = models.JSONField(
+        default=list, blank=True, help_text="The old hub's centre and nodes (R-5.4a)."
+    )
 
     class Meta:
         ordering = ["campaign", "arrives", "key"]

@@ -15,10 +15,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 
-from economy.engine.codec import is_hex
 from economy.engine.resolve import Result
 from economy.engine.state import EDGES
 from economy.engine.un import BOUGHT, motion_errors
+from economy.engine.validate import hex_problem
 from economy.models import Round
 from economy.services import audit_power, lock_open_round
 from powers.models import Power
@@ -80,13 +80,17 @@ class Terms:
         }
 
 
-def check_terms(terms: Terms, *, round_number: int, side: str = "a") -> list[str]:
+def check_terms(
+    terms: Terms, *, round_number: int, bounds: tuple[int, int] | None, side: str = "a"
+) -> list[str]:
     """R-5.5 entry checks, each naming the field as the acting party (``side`` ``a``, the
-    proposer, or ``b``) entered it: what it sends and what it receives."""
+    proposer, or ``b``) entered it: what it sends and what it receives; the deposit hex must
+    be on the map (``bounds``, contracts §1 map.size)."""
     names = {side: "send", "b" if side == "a" else "a": "receive"}
     errors = []
-    if not is_hex(terms.deposit):
-        errors.append(f"deposit: expected a hex XXYY, got {terms.deposit!r}")
+    problem = hex_problem(terms.deposit, bounds)
+    if problem:
+        errors.append(f"deposit: {problem}")
     if terms.delivery > round_number + MAX_AHEAD:
         errors.append(f"delivery: at most {MAX_AHEAD} rounds ahead, got round {terms.delivery}")
     elif terms.delivery <= round_number:
@@ -146,7 +150,7 @@ def propose_agreement(*, power: Power, partner_key: str, terms: Terms, actor: st
         errors.append(f"partner: unknown power {partner_key!r}")
     elif partner.pk == power.pk:
         errors.append("partner: an agreement is between two different powers")
-    errors += check_terms(terms, round_number=rnd.number)
+    errors += check_terms(terms, round_number=rnd.number, bounds=power.campaign.map_bounds())
     if errors:
         raise TradeError(errors)
     agreement = Agreement(
@@ -184,7 +188,12 @@ def counter_agreement(*, power: Power, key: str, terms: Terms, actor: str) -> Ag
     rnd = lock_open_round(power.campaign_id)
     agreement = _locked_agreement(power, key)
     _must_await(agreement, power)
-    errors = check_terms(terms, round_number=rnd.number, side=agreement.party(power))
+    errors = check_terms(
+        terms,
+        round_number=rnd.number,
+        bounds=power.campaign.map_bounds(),
+        side=agreement.party(power),
+    )
     if errors:
         raise TradeError(errors)
     _apply_terms(agreement, terms)
@@ -206,7 +215,10 @@ def answer_agreement(*, power: Power, key: str, accept: bool, actor: str) -> Agr
         _must_await(agreement, power)  # either party may walk away from a proposal
     if accept:
         errors = check_terms(
-            terms_of(agreement), round_number=rnd.number, side=agreement.party(power)
+            terms_of(agreement),
+            round_number=rnd.number,
+            bounds=power.campaign.map_bounds(),
+            side=agreement.party(power),
         )
         if errors:
             raise TradeError(errors)

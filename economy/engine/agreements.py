@@ -28,10 +28,15 @@ def _fail(world: World, agreement: Agreement, leg: Leg, why: str) -> None:
     leg.note = why
     receiver = agreement.other(leg.sender)
     world.books.event(
-        f"agreement {agreement.id}: leg {leg.sender} -> {receiver} "
-        f"({leg.amount} {leg.resource}) failed: {why}",
+        "agreement.leg_failed",
         step=STEP,
         powers=(agreement.a, agreement.b),
+        agreement=agreement.id,
+        sender=leg.sender,
+        receiver=receiver,
+        amount=leg.amount,
+        resource=leg.resource,
+        why=why,
     )
 
 
@@ -122,10 +127,16 @@ def _dispatch_leg(world: World, agreement: Agreement, leg: Leg) -> None:
     leg.status = "dispatched"
     leg.shipment = shipment.id
     books.event(
-        f"agreement {agreement.id}: {shipment.id} {leg.amount} {res} {leg.sender} -> {receiver}, "
-        f"arrives {agreement.delivery}",
+        "agreement.leg_dispatched",
         step=STEP,
         powers=(agreement.a, agreement.b),
+        agreement=agreement.id,
+        shipment=shipment.id,
+        amount=leg.amount,
+        resource=res,
+        sender=leg.sender,
+        receiver=receiver,
+        arrives=agreement.delivery,
     )
     return None
 

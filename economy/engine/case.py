@@ -168,6 +168,20 @@ def _compare_unkeyed(expected: list[Any], actual: list[Any], path: str, out: lis
             out.append(f"{path}: expected an item {_show(item)}, got {_show(actual)}")
 
 
+def _reasons(expected: list[Any], result: Result) -> list[str]:
+    """Contracts §1: a ``reason`` must appear, case-insensitive, in that rejection's error."""
+    errors: dict[tuple[str, Any], str] = {(r.power, r.index): r.error for r in result.rejected}
+    out = []
+    for i, item in enumerate(expected):
+        if not isinstance(item, dict) or "reason" not in item:
+            continue
+        error = errors.get((str(item.get("power")), item.get("index")))
+        reason = str(item["reason"])
+        if error is not None and reason.lower() not in error.lower():
+            out.append(f"rejected[{i}].reason: expected {_show(reason)}, got {_show(error)}")
+    return out
+
+
 def check_expect(expect: dict[str, Any], result: Result) -> list[str]:
     """Contracts §1 "Expect": mismatches as ``path: expected X, got Y`` (empty if it passes)."""
     out: list[str] = []
@@ -188,6 +202,7 @@ def check_expect(expect: dict[str, Any], result: Result) -> list[str]:
                 f"rejected: expected {_show([list(w) for w in want])}, "
                 f"got {_show([list(g) for g in got])} {_show(detail)}"
             )
+        out.extend(_reasons(expect["rejected"], result))
     lines = [line.as_json() for line in result.ledger]
     for i, want_line in enumerate(expect.get("ledger_contains", [])):
         if not any(_matches(want_line, line) for line in lines):

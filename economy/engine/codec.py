@@ -159,231 +159,63 @@ def _stock(r: _Reader, key: str, resources: tuple[str, ...]) -> dict[str, int]:
     return {res: sub.int(res, 0) for res in resources}
 
 
-def parse_state(obj: object, path: str = "state") -> State:
-    """Parse a contract state; raises ``CaseError`` naming the first bad path."""
-    r = _Reader(obj, path)
-    seen: dict[str, str] = {}
+class _Context:
+    """What the per-object parsers share: the ids seen so far (unique across the case) and the
+    powers, hubs and systems that later objects may refer to."""
 
-    def new_id(item: _Reader) -> str:
+    def __init__(self) -> None:
+        self.seen: dict[str, str] = {}
+        self.powers: set[str] = set()
+        self.hubs: set[str] = set()
+        self.systems: set[str] = set()
+
+    def new_id(self, item: _Reader) -> str:
         ident = item.text("id")
-        if ident in seen:
-            raise CaseError(item.at("id"), f"duplicate id {ident!r} (also {seen[ident]})")
-        seen[ident] = item.path
+        if ident in self.seen:
+            raise CaseError(item.at("id"), f"duplicate id {ident!r} (also {self.seen[ident]})")
+        self.seen[ident] = item.path
         return ident
 
-    hexes: dict[str, str] = {}
-    for h in _items(r.sub("map", {}), "hexes"):
-        hexes[h.hex("hex")] = h.choice("type", HEX_TYPES)
-
-    powers = []
-    for p in _items(r, "powers"):
-        powers.append(
-            Power(
-                new_id(p),
-                {"gal": p.int("gal", 0), "tp": p.int("tp", 0)},
-                p.bool("un_member", True),
-            )
-        )
-    power_ids = {p.id for p in powers}
-
-    def power_ref(item: _Reader, key: str, *, nullable: bool = False) -> str | None:
-        value = item.opt_str(key) if nullable else item.text(key)
-        if value is not None and value not in power_ids:
+    def power(self, item: _Reader, key: str) -> str:
+        value = item.text(key)
+        if value not in self.powers:
             raise CaseError(item.at(key), f"unknown power {value!r}")
         return value
 
-    systems = []
-    homeworld_of: dict[str, str] = {}
-    for s in _items(r, "systems"):
-        sid = new_id(s)
-        rates_in = s.sub("rates")
-        rate = {res: rates_in.int(res) for res in ("ore", "gal", "bio", "pl")}
-        holder = power_ref(s, "holder", nullable=True)
-        loyalty = s.int("loyalty", 0)
-        if holder is None or loyalty == 0:
-            holder, loyalty = None, 0  # R-3.1: LR 0 is neutral, and a neutral system has LR 0
-        if s.raw("type", "basic") == "homeworld" and holder is not None:
-            if holder in homeworld_of:
-                raise CaseError(
-                    s.at("type"), f"{holder} already has Homeworld {homeworld_of[holder]} (R-3.2)"
-                )
-            homeworld_of[holder] = sid
-        project = None
-        if s.raw("project", None) is not None:
-            pr = s.sub("project")
-            source = pr.choice("source", ("ore", "gal", "bio"))
-            target = pr.choice("target", ("ore", "gal", "bio"))
-            if source == target:
-                raise CaseError(pr.at("target"), "target must differ from source")
-            pct = pr.int("pct")
-            if pct > 100:
-                raise CaseError(pr.at("pct"), f"expected 0..100, got {pct}")
-            project = Project(source, target, pct) if pct else None
-        systems.append(
-            System(
-                sid,
-                s.text("name", sid),
-                s.hex("hex"),
-                derived_type(s.choice("type", SYSTEM_TYPES, "basic"), rate["pl"]),
-                holder,
-                loyalty,
-                rate,
-                _stock(s, "stock", ("ore", "bio", "pl")),
-                project,
-                s.int("free_ep", 0),
-            )
-        )
+    def power_or_none(self, item: _Reader, key: str) -> str | None:
+        return self.power(item, key) if item.raw(key, None) is not None else None
 
-    hubs = []
-    for h in _items(r, "hubs"):
-        hid = new_id(h)
-        nodes = []
-        for i, n in enumerate(h.list("nodes")):
-            if not is_hex(n):
-                raise CaseError(f"{h.at('nodes')}[{i}]", f"expected hex XXYY, got {n!r}")
-            nodes.append(n)
-        links = []
-        for i, link in enumerate(h.list("links")):
-            lp = f"{h.at('links')}[{i}]"
-            if not (isinstance(link, list) and len(link) == 2 and all(map(is_hex, link))):
-                raise CaseError(lp, f"expected a pair of hexes, got {link!r}")
-            links.append((link[0], link[1]))
-        hubs.append(
-            Hub(
-                hid,
-                str(power_ref(h, "power")),
-                h.hex("centre"),
-                nodes,
-                links,
-                h.bool("guild", False),
-                _stock(h, "pool", ("ore", "bio", "pl")),
-            )
-        )
-    hub_ids = {h.id for h in hubs}
+    def power_list(self, item: _Reader, key: str) -> list[str]:
+        out = []
+        for i, who in enumerate(item.list(key)):
+            if who not in self.powers:
+                raise CaseError(f"{item.at(key)}[{i}]", f"unknown power {who!r}")
+            out.append(who)
+        return out
 
-    groups = []
-    for g in _items(r, "groups"):
-        groups.append(
-            Group(
-                new_id(g),
-                str(power_ref(g, "power")),
-                g.hex("hex"),
-                g.choice("order", GROUP_ORDERS, "none"),
-                g.int("points", 0),
-                g.int("ep", 0),
-                {"troops": g.int("troops", 0)},
-                g.int("troop_space", 0),
-                g.bool("diplomat", False),
-                g.choice("status", GROUP_STATUSES, "none"),
-                g.choice("kind", GROUP_KINDS, "standard"),
-            )
-        )
 
-    statics = []
-    for s in _items(r, "statics"):
-        statics.append(
-            Static(
-                new_id(s),
-                str(power_ref(s, "power")),
-                s.hex("hex"),
-                s.bool("civilian", True),
-                s.int("passenger_space", 0),
-                s.int("troop_space", 0),
-                {"pl": s.int("passengers", 0), "troops": s.int("troops", 0)},
-            )
-        )
+def _hex_list(r: _Reader, key: str) -> list[str]:
+    out = []
+    for i, hx in enumerate(r.list(key)):
+        if not is_hex(hx):
+            raise CaseError(f"{r.at(key)}[{i}]", f"expected hex XXYY, got {hx!r}")
+        out.append(hx)
+    return out
 
-    system_ids = {s.id for s in systems}
-    landed: dict[tuple[str, str], Invasion] = {}
-    for inv in _items(r, "invasions"):
-        sid = inv.text("system")
-        if sid not in system_ids:
-            raise CaseError(inv.at("system"), f"unknown system {sid!r}")
-        who = str(power_ref(inv, "power"))
-        troops = inv.int("troops")
-        if (sid, who) in landed:  # one record per (system, invader): add them up
-            landed[(sid, who)].store["troops"] += troops
-        elif troops:
-            landed[(sid, who)] = Invasion(sid, who, {"troops": troops})
-    invasions = list(landed.values())
 
-    m = r.sub("market", {})
-    rates_r = m.sub("rates", {})
-    tax_r = m.sub("tax", {})
-    rates = {e: rates_r.decimal(e) if e in rates_r.obj else Decimal(1) for e in EDGES}
-    tax = {e: tax_r.decimal(e) if e in tax_r.obj else Decimal(0) for e in EDGES}
-    for e, t in tax.items():
-        if not 0 <= t <= 1:
-            raise CaseError(tax_r.at(e), f"tax must be within 0..1, got {t}")
-    for e, rt in rates.items():
-        if rt < 0:
-            raise CaseError(rates_r.at(e), f"rate must not be negative, got {rt}")
-    power_tax: dict[str, dict[str, Decimal]] = {}
-    pt = m.sub("power_tax", {})
-    for who in sorted(pt.obj):
-        if who not in power_ids:
-            raise CaseError(pt.at(who), f"unknown power {who!r}")
-        per = pt.sub(who)
-        power_tax[who] = {}
-        for e in EDGES:
-            if e in per.obj:
-                t = per.decimal(e)
-                if not 0 <= t <= 1:
-                    raise CaseError(per.at(e), f"tax must be within 0..1, got {t}")
-                power_tax[who][e] = t
-
-    vol = m.sub("volume", {})
-    volume = {e: vol.int(e, 0) for e in EDGES}
-    banned: list[str] = []
-    for i, who in enumerate(m.list("banned")):
-        if who not in power_ids:
-            raise CaseError(f"{m.at('banned')}[{i}]", f"unknown power {who!r}")
-        if who not in banned:
-            banned.append(who)
-
-    shipments = []
-    for s in _items(r, "shipments"):
-        power = str(power_ref(s, "power"))
-        to_hub = s.text("to_hub")
-        if to_hub not in hub_ids:
-            raise CaseError(s.at("to_hub"), f"unknown hub {to_hub!r}")
-        res = s.choice("resource", ("ore", "bio", "pl"))
-        shipments.append(
-            Shipment(
-                new_id(s),
-                power,
-                str(power_ref(s, "sender")) if "sender" in s.obj else power,
-                s.opt_str("from_hub"),
-                to_hub,
-                res,
-                {res: s.int("amount")},
-                s.int("arrives"),
-                s.bool("waiting", False),
-            )
-        )
-
-    bubbles = []
-    for b in _items(r, "bubbles"):
-        outposts = tuple(Outpost(o.hex("hex"), o.int("radius")) for o in _items(b, "outposts"))
-        sensors = []
-        for i, sensor in enumerate(b.list("sensors")):
-            if not is_hex(sensor):
-                raise CaseError(f"{b.at('sensors')}[{i}]", f"expected hex XXYY, got {sensor!r}")
-            sensors.append(sensor)
-        bubbles.append(
-            Bubble(
-                new_id(b),
-                str(power_ref(b, "power")),
-                b.hex("hq"),
-                b.int("radius"),
-                outposts,
-                tuple(sensors),
-            )
-        )
-
-    agreements = [_agreement(a, new_id, power_ids, hub_ids) for a in _items(r, "agreements")]
-    motions = [_motion(mo, new_id, power_ids) for mo in _items(r.sub("un", {}), "motions")]
-
+def parse_state(obj: object, path: str = "state") -> State:
+    """Parse a contract state; raises ``CaseError`` naming the first bad path. One small
+    parser per object; each sees the powers, hubs and systems parsed before it."""
+    r = _Reader(obj, path)
+    ctx = _Context()
+    hexes, map_size = _map(r.sub("map", {}))
+    powers = [_power(p, ctx) for p in _items(r, "powers")]
+    ctx.powers = {p.id for p in powers}
+    systems = [_system(s, ctx) for s in _items(r, "systems")]
+    _one_homeworld_each(r, systems)
+    ctx.systems = {s.id for s in systems}
+    hubs = [_hub(h, ctx) for h in _items(r, "hubs")]
+    ctx.hubs = {h.id for h in hubs}
     return State(
         r.int("round", minimum=1),
         r.int("seed", 0, minimum=None),
@@ -391,26 +223,224 @@ def parse_state(obj: object, path: str = "state") -> State:
         powers,
         systems,
         hubs,
-        groups,
-        statics,
-        invasions,
-        Market(rates, tax, power_tax, volume, sorted(banned)),
-        shipments,
-        bubbles,
-        agreements,
-        motions,
+        [_group(g, ctx) for g in _items(r, "groups")],
+        [_static(s, ctx) for s in _items(r, "statics")],
+        _invasions(r, ctx),
+        _market(r.sub("market", {}), ctx),
+        [_shipment(s, ctx) for s in _items(r, "shipments")],
+        [_bubble(b, ctx) for b in _items(r, "bubbles")],
+        [_agreement(a, ctx) for a in _items(r, "agreements")],
+        [_motion(m, ctx) for m in _items(r.sub("un", {}), "motions")],
+        map_size,
     )
 
 
-def _agreement(a: _Reader, new_id: Any, power_ids: set[str], hub_ids: set[str]) -> Agreement:
+def _map(m: _Reader) -> tuple[dict[str, str], tuple[int, int] | None]:
+    hexes = {h.hex("hex"): h.choice("type", HEX_TYPES) for h in _items(m, "hexes")}
+    if m.raw("size", None) is None:
+        return hexes, None
+    size_r = m.sub("size")
+    size = (size_r.int("cols", minimum=1), size_r.int("rows", minimum=1))
+    for key, n in zip(("cols", "rows"), size, strict=True):
+        if n > 99:  # contracts §1: hexes are XXYY, up to 99 x 99
+            raise CaseError(size_r.at(key), f"expected at most 99, got {n}")
+    return hexes, size
+
+
+def _power(p: _Reader, ctx: _Context) -> Power:
+    return Power(
+        ctx.new_id(p), {"gal": p.int("gal", 0), "tp": p.int("tp", 0)}, p.bool("un_member", True)
+    )
+
+
+def _system(s: _Reader, ctx: _Context) -> System:
+    sid = ctx.new_id(s)
+    rates_in = s.sub("rates")
+    rate = {res: rates_in.int(res) for res in ("ore", "gal", "bio", "pl")}
+    holder = ctx.power_or_none(s, "holder")
+    loyalty = s.int("loyalty", 0)
+    if holder is None or loyalty == 0:
+        holder, loyalty = None, 0  # R-3.1: LR 0 is neutral, and a neutral system has LR 0
+    return System(
+        sid,
+        s.text("name", sid),
+        s.hex("hex"),
+        derived_type(s.choice("type", SYSTEM_TYPES, "basic"), rate["pl"]),
+        holder,
+        loyalty,
+        rate,
+        _stock(s, "stock", ("ore", "bio", "pl")),
+        _project(s),
+        s.int("free_ep", 0),
+    )
+
+
+def _project(s: _Reader) -> Project | None:
+    if s.raw("project", None) is None:
+        return None
+    pr = s.sub("project")
+    source = pr.choice("source", ("ore", "gal", "bio"))
+    target = pr.choice("target", ("ore", "gal", "bio"))
+    if source == target:
+        raise CaseError(pr.at("target"), "target must differ from source")
+    pct = pr.int("pct")
+    if pct > 100:
+        raise CaseError(pr.at("pct"), f"expected 0..100, got {pct}")
+    return Project(source, target, pct) if pct else None
+
+
+def _one_homeworld_each(r: _Reader, systems: list[System]) -> None:
+    """R-3.2: a power has at most one Homeworld."""
+    homeworld_of: dict[str, str] = {}
+    for i, s in enumerate(systems):
+        if s.type != "homeworld" or s.holder is None:
+            continue
+        if s.holder in homeworld_of:
+            raise CaseError(
+                f"{r.at('systems')}[{i}].type",
+                f"{s.holder} already has Homeworld {homeworld_of[s.holder]} (R-3.2)",
+            )
+        homeworld_of[s.holder] = s.id
+
+
+def _hub(h: _Reader, ctx: _Context) -> Hub:
+    hid = ctx.new_id(h)
+    nodes = _hex_list(h, "nodes")
+    links = []
+    for i, link in enumerate(h.list("links")):
+        if not (isinstance(link, list) and len(link) == 2 and all(map(is_hex, link))):
+            raise CaseError(f"{h.at('links')}[{i}]", f"expected a pair of hexes, got {link!r}")
+        links.append((link[0], link[1]))
+    centre = h.hex("centre")
+    lost: list[str] = []
+    for i, hx in enumerate(h.list("lost")):  # R-4.6a: absent in older states
+        if hx not in (centre, *nodes):
+            raise CaseError(f"{h.at('lost')}[{i}]", f"{hx!r} is not a member of hub {hid}")
+        if hx not in lost:
+            lost.append(hx)
+    return Hub(
+        hid,
+        ctx.power(h, "power"),
+        centre,
+        nodes,
+        links,
+        h.bool("guild", False),
+        _stock(h, "pool", ("ore", "bio", "pl")),
+        lost,
+    )
+
+
+def _group(g: _Reader, ctx: _Context) -> Group:
+    engages = ctx.power_list(g, "engages")  # R-2a
+    return Group(
+        ctx.new_id(g),
+        ctx.power(g, "power"),
+        g.hex("hex"),
+        g.choice("order", GROUP_ORDERS, "none"),
+        g.int("points", 0),
+        g.int("ep", 0),
+        {"troops": g.int("troops", 0)},
+        g.int("troop_space", 0),
+        g.bool("diplomat", False),
+        g.choice("status", GROUP_STATUSES, "none"),
+        g.choice("kind", GROUP_KINDS, "standard"),
+        tuple(sorted(set(engages))),
+        g.bool("defending", False),
+    )
+
+
+def _static(s: _Reader, ctx: _Context) -> Static:
+    return Static(
+        ctx.new_id(s),
+        ctx.power(s, "power"),
+        s.hex("hex"),
+        s.bool("civilian", True),
+        s.int("passenger_space", 0),
+        s.int("troop_space", 0),
+        {"pl": s.int("passengers", 0), "troops": s.int("troops", 0)},
+    )
+
+
+def _invasions(r: _Reader, ctx: _Context) -> list[Invasion]:
+    landed: dict[tuple[str, str], Invasion] = {}
+    for inv in _items(r, "invasions"):
+        sid = inv.text("system")
+        if sid not in ctx.systems:
+            raise CaseError(inv.at("system"), f"unknown system {sid!r}")
+        who = ctx.power(inv, "power")
+        troops = inv.int("troops")
+        if (sid, who) in landed:  # one record per (system, invader): add them up
+            landed[(sid, who)].store["troops"] += troops
+        elif troops:
+            landed[(sid, who)] = Invasion(sid, who, {"troops": troops})
+    return list(landed.values())
+
+
+def _tax(r: _Reader, edge: str) -> Decimal:
+    t = r.decimal(edge)
+    if not 0 <= t <= 1:
+        raise CaseError(r.at(edge), f"tax must be within 0..1, got {t}")
+    return t
+
+
+def _market(m: _Reader, ctx: _Context) -> Market:
+    rates_r = m.sub("rates", {})
+    tax_r = m.sub("tax", {})
+    rates = {e: rates_r.decimal(e) if e in rates_r.obj else Decimal(1) for e in EDGES}
+    tax = {e: _tax(tax_r, e) if e in tax_r.obj else Decimal(0) for e in EDGES}
+    for e, rt in rates.items():
+        if rt < 0:
+            raise CaseError(rates_r.at(e), f"rate must not be negative, got {rt}")
+    power_tax: dict[str, dict[str, Decimal]] = {}
+    pt = m.sub("power_tax", {})
+    for who in sorted(pt.obj):
+        if who not in ctx.powers:
+            raise CaseError(pt.at(who), f"unknown power {who!r}")
+        per = pt.sub(who)
+        power_tax[who] = {e: _tax(per, e) for e in EDGES if e in per.obj}
+    vol = m.sub("volume", {})
+    banned = sorted(set(ctx.power_list(m, "banned")))
+    return Market(rates, tax, power_tax, {e: vol.int(e, 0) for e in EDGES}, banned)
+
+
+def _shipment(s: _Reader, ctx: _Context) -> Shipment:
+    power = ctx.power(s, "power")
+    to_hub = s.opt_str("to_hub")
+    if to_hub is not None and to_hub not in ctx.hubs:
+        raise CaseError(s.at("to_hub"), f"unknown hub {to_hub!r}")
+    waiting_for = _hex_list(s, "waiting_for")  # R-5.4a
+    if to_hub is None and not waiting_for:
+        raise CaseError(s.at("to_hub"), "null needs waiting_for (the old hub's members)")
+    res = s.choice("resource", ("ore", "bio", "pl"))
+    return Shipment(
+        ctx.new_id(s),
+        power,
+        ctx.power(s, "sender") if "sender" in s.obj else power,
+        s.opt_str("from_hub"),
+        to_hub,
+        res,
+        {res: s.int("amount")},
+        s.int("arrives"),
+        to_hub is None or s.bool("waiting", False),
+        waiting_for,
+    )
+
+
+def _bubble(b: _Reader, ctx: _Context) -> Bubble:
+    return Bubble(
+        ctx.new_id(b),
+        ctx.power(b, "power"),
+        b.hex("hq"),
+        b.int("radius"),
+        tuple(Outpost(o.hex("hex"), o.int("radius")) for o in _items(b, "outposts")),
+        tuple(_hex_list(b, "sensors")),
+    )
+
+
+def _agreement(a: _Reader, ctx: _Context) -> Agreement:
     """R-5.5: an accepted agreement; hub choices may be null (a leg without one fails)."""
-    ident = new_id(a)
-    parties = []
-    for key in ("a", "b"):
-        who = a.text(key)
-        if who not in power_ids:
-            raise CaseError(a.at(key), f"unknown power {who!r}")
-        parties.append(who)
+    ident = ctx.new_id(a)
+    parties = [ctx.power(a, "a"), ctx.power(a, "b")]
     if parties[0] == parties[1]:
         raise CaseError(a.at("b"), "an agreement is between two different powers")
     legs: list[Leg] = []
@@ -437,7 +467,7 @@ def _agreement(a: _Reader, new_id: Any, power_ids: set[str], hub_ids: set[str]) 
         choice = hub_r.sub(who)
         for end in ("send", "receive"):
             hub = choice.opt_str(end)
-            if hub is not None and hub not in hub_ids:
+            if hub is not None and hub not in ctx.hubs:
                 raise CaseError(choice.at(end), f"unknown hub {hub!r}")
             hubs[who][end] = hub
     return Agreement(
@@ -445,12 +475,10 @@ def _agreement(a: _Reader, new_id: Any, power_ids: set[str], hub_ids: set[str]) 
     )
 
 
-def _motion(m: _Reader, new_id: Any, power_ids: set[str]) -> Motion:
+def _motion(m: _Reader, ctx: _Context) -> Motion:
     """R-6.4: a motion before the committee, with each member's vote."""
-    ident = new_id(m)
-    by = m.text("by")
-    if by not in power_ids:
-        raise CaseError(m.at("by"), f"unknown power {by!r}")
+    ident = ctx.new_id(m)
+    by = ctx.power(m, "by")
     kind = m.choice("kind", MOTION_KINDS)
     edge = power = None
     value = None
@@ -468,12 +496,12 @@ def _motion(m: _Reader, new_id: Any, power_ids: set[str]) -> Motion:
                 raise CaseError(m.at("tax"), f"tax must be within 0..1, got {value}")
     else:
         power = m.text("power")
-    if power is not None and power not in power_ids:
+    if power is not None and power not in ctx.powers:
         raise CaseError(m.at("power"), f"unknown power {power!r}")
     votes: dict[str, str] = {}
     vr = m.sub("votes", {})
     for who in sorted(vr.obj):
-        if who not in power_ids:
+        if who not in ctx.powers:
             raise CaseError(vr.at(who), f"unknown power {who!r}")
         votes[who] = vr.choice(who, VOTES)
     return Motion(ident, by, kind, edge, power, value, votes)
@@ -538,10 +566,15 @@ def dump_state(state: State) -> dict[str, Any]:
         }
     if state.market.banned:
         market["banned"] = sorted(state.market.banned)
+    map_out: dict[str, Any] = {
+        "hexes": [{"hex": h, "type": t} for h, t in sorted(state.hexes.items())]
+    }
+    if state.map_size is not None:
+        map_out["size"] = {"cols": state.map_size[0], "rows": state.map_size[1]}
     return {
         "round": state.round,
         "seed": state.seed,
-        "map": {"hexes": [{"hex": h, "type": t} for h, t in sorted(state.hexes.items())]},
+        "map": map_out,
         "powers": [
             {"id": p.id, "gal": p.store["gal"], "tp": p.store["tp"], "un_member": p.un_member}
             for p in state.powers
@@ -575,6 +608,7 @@ def dump_state(state: State) -> dict[str, Any]:
                 "links": [list(link) for link in h.links],
                 "guild": h.guild,
                 "pool": dict(h.store),
+                "lost": sorted(h.lost),
             }
             for h in state.hubs
         ],
@@ -591,6 +625,8 @@ def dump_state(state: State) -> dict[str, Any]:
                 "diplomat": g.diplomat,
                 "status": g.status,
                 "kind": g.kind,
+                "engages": list(g.engages),
+                "defending": g.defending,
             }
             for g in state.groups
         ],
@@ -621,7 +657,7 @@ def dump_state(state: State) -> dict[str, Any]:
                 "resource": s.resource,
                 "amount": s.amount,
                 "arrives": s.arrives,
-                **({"waiting": True} if s.waiting else {}),
+                **({"waiting": True, "waiting_for": list(s.waiting_for)} if s.waiting else {}),
             }
             for s in state.shipments
         ],

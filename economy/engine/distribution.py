@@ -7,21 +7,10 @@ and reports a manual assignment (§5.1.2).
 
 from __future__ import annotations
 
-from .hubs import linked
+from .hubs import equal_shares, reach
 from .shipments import ship
-from .state import Hub, Order
+from .state import Order
 from .world import World
-
-
-def equal_shares(world: World, hub: Hub) -> dict[str, dict[str, int]]:
-    """Support §7.2, R-5.7: the pool split equally over active members, remainder at the centre."""
-    active = [hx for hx in hub.members() if world.member_active(hub, hx)] or [hub.centre]
-    out = {}
-    for hx in active:
-        out[hx] = {res: hub.store[res] // len(active) for res in ("ore", "bio")}
-    for res in ("ore", "bio"):
-        out[active[0]][res] += hub.store[res] % len(active)
-    return out
 
 
 def distribute(world: World, order: Order) -> None:
@@ -52,14 +41,17 @@ def distribute(world: World, order: Order) -> None:
         for hx, w in wanted.items():
             if hx not in world.contested:
                 continue
-            reach = sum(equal[h][res] for h in linked(hub, hx) if h in equal)
-            if w[res] > reach:
+            limit = reach(world, hub, hx, res)
+            if w[res] > limit:
                 return world.reject(
-                    order, f"shares: contested {hx} can receive {reach} {res}, not {w[res]} (R-4.5)"
+                    order, f"shares: contested {hx} can receive {limit} {res}, not {w[res]} (R-4.5)"
                 )
-    text = ", ".join(f"{hx} {w['ore']} ore {w['bio']} bio" for hx, w in sorted(wanted.items()))
     world.books.event(
-        f"hub {hub.id} distributed by hand: {text}", step="resource.5.1", powers=(hub.power,)
+        "hub.distributed",
+        step="resource.5.1",
+        powers=(hub.power,),
+        hub=hub.id,
+        shares=[{"hex": hx, "ore": w["ore"], "bio": w["bio"]} for hx, w in sorted(wanted.items())],
     )
     return None
 

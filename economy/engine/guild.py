@@ -1,4 +1,4 @@
-"""Support §4.2: guild membership of a hub's centre (R-5.3)."""
+"""Support §4.2: guild membership of a hub's centre (R-5.3, R-5.3a)."""
 
 from __future__ import annotations
 
@@ -8,42 +8,43 @@ from .world import World
 
 
 def guild(world: World) -> None:
-    """R-5.3: leavers first, then fees by hub id (from the round after joining), then joins."""
+    """R-5.3, R-5.3a: every member pays this round's fee, by hub id (from the round after
+    joining), leavers too; then leavers leave (the end of their membership); then joins."""
     books = world.books
     books.step = "support.4.2"
-    for order in world.orders.get("guild_leave", ()):
-        hub = world.hubs.get(order["hub"])
-        if hub is None:
-            world.reject(order, f"hub {order['hub']} no longer exists")
-        elif not hub.guild:
-            world.reject(order, f"hub {hub.id} is not a guild member")
-        elif world.shipments_to[hub.id]:
-            world.reject(order, f"hub {hub.id} has shipments in transit to it (Support §4.2)")
-        else:
-            hub.guild = False
-            books.event(f"hub {hub.id} leaves the guild", powers=(hub.power,))
     for hub in sorted(world.state.hubs, key=lambda h: h.id):
         if not hub.guild:
             continue
         bank = world.powers[hub.power]
         if bank.store["gal"] < GUILD_FEE:
             hub.guild = False
-            books.event(
-                f"hub {hub.id}: guild fee unpaid, membership ends (R-5.3)", powers=(hub.power,)
-            )
+            books.event("guild.fee_unpaid", powers=(hub.power,), hub=hub.id)
             for shipment in [s for s in world.shipments.values() if s.to_hub == hub.id]:
                 lose_shipment(world, shipment, f"{hub.id} left the guild", "R-5.3")
             continue
         books.change(hub.power, bank, "gal", -GUILD_FEE, f"guild fee hub {hub.id}", "R-5.3")
-    for order in world.orders.get("guild_join", ()):
-        hub = world.hubs.get(order["hub"])
-        if hub is None:
+    for order in world.orders.get("guild_leave", ()):
+        leaving = world.hubs.get(order["hub"])
+        if leaving is None:
             world.reject(order, f"hub {order['hub']} no longer exists")
-        elif hub.guild:
-            world.reject(order, f"hub {hub.id} is already a guild member")
+        elif not leaving.guild:
+            world.reject(order, f"hub {leaving.id} is not a guild member")
+        elif world.shipments_to[leaving.id]:
+            world.reject(order, f"hub {leaving.id} has shipments in transit to it (Support §4.2)")
         else:
-            hub.guild = True
+            leaving.guild = False
+            books.event("guild.left", powers=(leaving.power,), hub=leaving.id)
+    for order in world.orders.get("guild_join", ()):
+        joining = world.hubs.get(order["hub"])
+        if joining is None:
+            world.reject(order, f"hub {order['hub']} no longer exists")
+        elif joining.guild:
+            world.reject(order, f"hub {joining.id} is already a guild member")
+        else:
+            joining.guild = True
             books.event(
-                f"hub {hub.id} joins the guild: fee due from round {world.round + 1}",
-                powers=(hub.power,),
+                "guild.joined",
+                powers=(joining.power,),
+                hub=joining.id,
+                from_round=world.round + 1,
             )

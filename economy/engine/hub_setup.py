@@ -1,12 +1,11 @@
-"""Support §4.1: trade hub setup and maintenance (R-5.1, R-5.2)."""
+"""Support §4.1: trade hub setup, extension and maintenance (R-5.1, R-5.1a, R-5.2, R-5.2a)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
 from .ledger import Holder
-from .rules import hex_distance, hub_maintenance, hub_setup_cost
-from .shipments import lose_shipment
+from .rules import hex_distance, hub_extension_cost, hub_maintenance, hub_setup_cost
 from .state import Hub, Order
 from .world import World
 
@@ -52,34 +51,41 @@ def _member_problem(world: World, power: str, hx: str, *, centre: bool) -> str |
     return f"{hx} has no system and no {what} of {power}"
 
 
-def _setup_problem(
-    world: World, order: Order, nodes: list[str], links: list[tuple[str, str]]
+def _structure_problem(
+    world: World,
+    power: str,
+    hub: Hub,
+    new_nodes: list[str],
+    new_links: list[tuple[str, str]],
+    *,
+    new_centre: bool,
 ) -> str | None:
-    ident: str = order["id"]
-    if ident in world.hubs:
-        return f"id: hub {ident} already exists"
-    centre: str = order["centre"]
-    members = [centre, *nodes]
+    """R-5.1, R-5.1a: ``hub`` (its structure so far) with ``new_nodes`` and ``new_links``
+    added: each new member held or with a static of the power and in no other hub; links only
+    between its members, none twice; every member reaches the centre."""
+    members = [*hub.members(), *new_nodes]
     if len(set(members)) != len(members):
-        return "nodes: a hex is listed twice or repeats the centre"
-    for i, hx in enumerate(members):
-        problem = _member_problem(world, order.power, hx, centre=i == 0)
+        return f"nodes: a hex is listed twice or is already a member of hub {hub.id}"
+    if new_centre and (problem := _member_problem(world, power, hub.centre, centre=True)):
+        return f"centre: {problem}"
+    for hx in new_nodes:
+        problem = _member_problem(world, power, hx, centre=False)
         if problem:
-            return f"{'centre' if i == 0 else 'nodes'}: {problem}"
+            return f"nodes: {problem}"
     member_set = set(members)
-    seen: set[tuple[str, str]] = set()
-    for a, b in links:
+    seen = {link_key(a, b) for a, b in hub.links}
+    for a, b in new_links:
         for end in (a, b):
             if end not in member_set:
                 other = world.member_of.get(end)
                 if other is not None:
-                    whose = f"hub {other.id}" if other.power == order.power else "another hub"
-                    return f"links: {a}-{b} joins hub {ident} to {whose} (R-5.1)"
+                    whose = f"hub {other.id}" if other.power == power else "another hub"
+                    return f"links: {a}-{b} joins hub {hub.id} to {whose} (R-5.1)"
                 return f"links: {end} is neither the centre nor a node"
         if a == b or link_key(a, b) in seen:
             return f"links: {a}-{b} is a loop or listed twice"
         seen.add(link_key(a, b))
-    cut_off = member_set - reachable(centre, links)
+    cut_off = member_set - reachable(hub.centre, [*hub.links, *new_links])
     if cut_off:
         return f"links: {', '.join(sorted(cut_off))} cannot reach the centre (Support §4.1.1)"
     return None
@@ -88,11 +94,10 @@ def _setup_problem(
 def _payer(world: World, order: Order) -> Holder | None:
     """R-1.4: Ore from the named hub or system, by default the centre system's stockpile."""
     if "pay_from" in order.fields:
-        ident = order["pay_from"]
-        if ident in world.hubs:
-            hub = world.hubs[ident]
-            return None if hub.id in world.new_hubs else hub
-        system = world.systems[ident]
+        named = world.hub_or_system(order["pay_from"])
+        if named is None or isinstance(named, Hub):
+            return None if named is None or named.id in world.new_hubs else named
+        system = named
     else:
         found = world.system_at.get(order["centre"])
         if found is None:
@@ -103,40 +108,87 @@ def _payer(world: World, order: Order) -> Holder | None:
     return world.place_of(system)
 
 
-def setup(world: World) -> None:
+def _setup(world: World, order: Order) -> None:
     """Support §4.1.1, R-5.1: pay 20 + link lengths in Ore; active from the next round."""
     books = world.books
-    books.step = "support.4.1.1"
-    for order in world.orders.get("hub_setup", ()):
-        nodes = list(order.get("nodes", []))
-        links = [(a, b) for a, b in order.get("links", [])]
-        problem = _setup_problem(world, order, nodes, links)
-        if problem:
-            world.reject(order, problem)
-            continue
-        payer = _payer(world, order)
-        if payer is None:
-            world.reject(order, "pay_from: no held stockpile or active hub of yours to pay from")
-            continue
-        cost = hub_setup_cost([hex_distance(a, b) for a, b in links])
-        if payer.store["ore"] < cost:
-            world.reject(order, f"{payer.where} has {payer.store['ore']} ore, setup needs {cost}")
-            continue
-        books.change(order.power, payer, "ore", -cost, f"setup of hub {order['id']}", "R-5.1")
-        hub = Hub(
-            order["id"],
-            order.power,
-            order["centre"],
-            nodes,
-            links,
-            False,
-            dict.fromkeys(("ore", "bio", "pl"), 0),
+    nodes = list(order.get("nodes", []))
+    links = [(a, b) for a, b in order.get("links", [])]
+    if order["id"] in world.hubs:
+        return world.reject(order, f"id: hub {order['id']} already exists")
+    hub = Hub(order["id"], order.power, order["centre"], [], [], False, {})
+    problem = _structure_problem(world, order.power, hub, nodes, links, new_centre=True)
+    if problem:
+        return world.reject(order, problem)
+    payer = _payer(world, order)
+    if payer is None:
+        return world.reject(order, "pay_from: no held stockpile or active hub of yours to pay from")
+    cost = hub_setup_cost([hex_distance(a, b) for a, b in links])
+    if payer.store["ore"] < cost:
+        return world.reject(
+            order, f"{payer.where} has {payer.store['ore']} ore, setup needs {cost}"
         )
-        world.add_hub(hub)
-        books.event(
-            f"{order.power} sets up hub {hub.id} at {hub.centre} ({len(nodes)} nodes)",
-            powers=(order.power,),
+    books.change(order.power, payer, "ore", -cost, f"setup of hub {hub.id}", "R-5.1")
+    hub.nodes, hub.links = nodes, links
+    hub.store = dict.fromkeys(("ore", "bio", "pl"), 0)
+    world.add_hub(hub)
+    books.event(
+        "hub.set_up",
+        powers=(order.power,),
+        power=order.power,
+        hub=hub.id,
+        centre=hub.centre,
+        nodes=len(nodes),
+    )
+    return None
+
+
+def _extend(world: World, order: Order) -> None:
+    """Support §4.1.1, R-5.1a: new nodes and links for an existing hub, paying the new links'
+    lengths in Ore from its pool; maintained from this phase, active from the next round."""
+    hub = world.hubs.get(order["hub"])
+    if hub is None:
+        return world.reject(order, f"hub {order['hub']} no longer exists")
+    if hub.id in world.new_hubs:
+        return world.reject(order, f"hub {hub.id} is set up this round: extend it next round")
+    nodes = list(order.get("nodes", []))
+    links = [(a, b) for a, b in order["links"]]
+    problem = _structure_problem(world, order.power, hub, nodes, links, new_centre=False)
+    if problem:
+        return world.reject(order, problem)
+    cost = hub_extension_cost([hex_distance(a, b) for a, b in links])
+    if hub.store["ore"] < cost:
+        return world.reject(
+            order, f"hub {hub.id} has {hub.store['ore']} ore, the extension needs {cost}"
         )
+    world.books.change(order.power, hub, "ore", -cost, f"extension of hub {hub.id}", "R-5.1a")
+    hub.nodes.extend(nodes)
+    hub.links.extend(links)
+    for hx in nodes:
+        world.member_of[hx] = hub
+        world.new_members.add(hx)
+    world.books.event(
+        "hub.extended",
+        powers=(order.power,),
+        power=order.power,
+        hub=hub.id,
+        nodes=len(nodes),
+        links=len(links),
+    )
+    return None
+
+
+def setup(world: World) -> None:
+    """Support §4.1.1, R-5.9: setups and extensions in each power's listed order."""
+    world.books.step = "support.4.1.1"
+    orders = sorted(
+        [*world.orders.get("hub_setup", ()), *world.orders.get("hub_extend", ())],
+        key=lambda o: (o.power, o.index),
+    )
+    for order in orders:
+        if order.type == "hub_setup":
+            _setup(world, order)
+        else:
+            _extend(world, order)
 
 
 def _whole(hub: Hub) -> tuple[list[str], list[tuple[str, str]]]:
@@ -170,8 +222,10 @@ def _kept(
     return nodes, links
 
 
-def _lapse(world: World, hub: Hub, why: str = "maintenance unpaid") -> None:
-    """R-5.2: an unpaid (or closed) hub is removed; its pool goes to its held systems."""
+def dissolve(world: World, hub: Hub, why: str, rule: str) -> None:
+    """R-5.2, R-5.2a: a hub that lapses, is closed or is destroyed is removed; its pool goes to
+    its held systems. R-5.4a: shipments bound for it are not lost but wait for a later guild
+    hub of their receiver that holds one of its members."""
     books = world.books
     systems = [
         s
@@ -181,17 +235,24 @@ def _lapse(world: World, hub: Hub, why: str = "maintenance unpaid") -> None:
     for res in ("ore", "bio", "pl"):
         total = hub.store[res]
         if not systems:
-            books.change(hub.power, hub, res, -total, f"hub {hub.id} lapsed: no system", "R-5.2")
+            books.change(hub.power, hub, res, -total, f"hub {hub.id} gone: no system", rule)
             continue
         # Equal split; the remainder goes to the first member held: the centre's system if any.
         share, rest = divmod(total, len(systems))
         for i, s in enumerate(systems):
             part = share + (rest if i == 0 else 0)
-            books.move(hub.power, hub, s, res, part, f"hub {hub.id} lapsed", "R-5.2")
-    for shipment in [s for s in world.shipments.values() if s.to_hub == hub.id]:
-        lose_shipment(world, shipment, f"destination hub {hub.id} lapsed", "R-5.2")
+            books.move(hub.power, hub, s, res, part, f"hub {hub.id} gone", rule)
+    for shipment in sorted(world.shipments.values(), key=lambda s: s.id):
+        if shipment.to_hub == hub.id:
+            world.strand(shipment, hub.members())
+            books.event(
+                "shipment.stranded",
+                powers=(shipment.power, shipment.sender),
+                shipment=shipment.id,
+                members=hub.members(),
+            )
     world.remove_hub(hub)
-    books.event(f"hub {hub.id} lapses: {why}", powers=(hub.power,))
+    books.event("hub.gone", powers=(hub.power,), hub=hub.id, why=why)
 
 
 def maintain(world: World) -> None:
@@ -212,7 +273,7 @@ def maintain(world: World) -> None:
         maint = by_hub.get(hub.id)
         if maint is not None and maint.get("close"):
             # Support §4.1.1: shutting a hub down is the way to move its centre.
-            _lapse(world, hub, f"closed by {hub.power}")
+            dissolve(world, hub, f"closed by {hub.power}", "R-5.2a")
             continue
         kept = _kept(world, hub, maint)
         if isinstance(kept, str):
@@ -226,7 +287,7 @@ def maintain(world: World) -> None:
         if bank.store["gal"] < cost:
             if maint is not None:
                 world.reject(maint, f"bank has {bank.store['gal']} gal, maintenance needs {cost}")
-            _lapse(world, hub)
+            dissolve(world, hub, "maintenance unpaid", "R-5.2")
             continue
         books.change(hub.power, bank, "gal", -cost, f"maintenance of hub {hub.id}", "R-5.2")
         if len(nodes) != len(hub.nodes) or len(links) != len(hub.links):
@@ -241,8 +302,12 @@ def drop_unpaid(world: World) -> None:
         dropped = set(hub.nodes) - set(nodes)
         world.drop_members(hub, dropped)
         hub.nodes, hub.links = nodes, links
+        hub.lost = [hx for hx in hub.lost if hx not in dropped]  # R-4.6a: members only
         world.books.event(
-            f"hub {hub.id} drops nodes {sorted(dropped)}; keeps {len(links)} links",
+            "hub.dropped",
             step="support.4.1.2",
             powers=(hub.power,),
+            hub=hub.id,
+            dropped=sorted(dropped),
+            links=len(links),
         )

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
+
+from .events import TEXTS, text_of
 
 
 class Holder(Protocol):
@@ -39,16 +42,27 @@ class Line:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened, for reports. ``powers`` may read it; ``public`` events are for
-    everyone (the rest may reveal loyalty, hubs or holdings, so nobody else sees them)."""
+    """Something that happened, as a ``kind`` and its ``data`` (ids and numbers; see
+    ``events.py``). ``powers`` may read it; ``public`` events are for everyone (the rest may
+    reveal loyalty, hubs or holdings, so nobody else sees them)."""
 
     step: str
-    text: str
+    kind: str
+    data: Mapping[str, Any]
     powers: tuple[str, ...] = ()
     public: bool = False
 
+    @property
+    def text(self) -> str:
+        return text_of(self.kind, self.data)
+
     def as_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"step": self.step, "text": self.text}
+        out: dict[str, object] = {
+            "step": self.step,
+            "kind": self.kind,
+            "data": dict(self.data),
+            "text": self.text,
+        }
         if self.powers:
             out["powers"] = list(self.powers)
         if self.public:
@@ -128,15 +142,19 @@ class Books:
 
     def event(
         self,
-        text: str,
+        kind: str,
         *,
         step: str | None = None,
         powers: tuple[str | None, ...] = (),
         public: bool = False,
+        **data: Any,
     ) -> None:
-        """Record an event for ``powers`` (the ``None`` of a neutral party is dropped)."""
+        """Record an event of ``kind`` (a key of ``events.TEXTS``) for ``powers`` (the
+        ``None`` of a neutral party is dropped); ``data`` holds its ids and numbers."""
+        if kind not in TEXTS:
+            raise KeyError(f"unknown event kind {kind!r}: add it to events.TEXTS")
         readers = tuple(sorted({p for p in powers if p}))
-        self.events.append(Event(step or self.step, text, readers, public))
+        self.events.append(Event(step or self.step, kind, data, readers, public))
 
     def reject(self, power: str, index: int, error: str) -> None:
         self.rejected.append(Rejection(power, index, error))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Iterable
 
 from .rules import derived_type, max_loyalty, troop_loyalty
 from .state import Invasion, Order, System
-from .world import World, can_maintain_orbit
+from .world import World
 
 RULE = "R-3.4"
+Sent = dict[str, dict[str, int]]  # system id -> power -> troops spent there this step
 
 
 def change_holder(world: World, system: System, new: str | None, reason: str) -> None:
@@ -31,25 +32,60 @@ def change_holder(world: World, system: System, new: str | None, reason: str) ->
         system.loyalty = 0
 
 
-def _send_troops(world: World, order: Order, gains: dict[tuple[str, str], int]) -> None:
-    """Resource §1.2: own or neutral system -> spent for LR; enemy system -> landed (invade)."""
+def destroy_invaders(
+    world: World, invaders: Iterable[Invasion], troops: int, reason: str, rule: str
+) -> int:
+    """Resource §1.2, Support §3.1.2: ``troops`` destroy invading troops one for one, in the
+    order given; returns how many were destroyed."""
+    left = troops
+    for inv in invaders:
+        if left == 0:
+            break
+        killed = min(left, inv.troops)
+        world.books.change(inv.power, inv, "troops", -killed, reason, rule)
+        left -= killed
+        if inv.troops == 0:
+            world.remove_invasion(inv)
+    return troops - left
+
+
+def _send_troops(world: World, order: Order, sent: Sent) -> None:
+    """Resource §1.2: own or neutral system -> spent for LR; enemy system -> landed (invade).
+
+    R-3.4a: on its own invaded system the holder's troops first destroy invaders one for one,
+    the largest invasion first (ties: lowest power id); only the rest raise the LR.
+    R-3.4c: troops sent to a neutral system are always spent (the claim is settled later).
+    """
     group = world.groups[order["group"]]
     troops: int = order["troops"]
     system = world.system_at.get(group.hex)
     if system is None:
         return world.reject(order, f"group {group.id} at {group.hex} is not at a system")
-    if group.order != "maintain_orbit" or not can_maintain_orbit(group):
+    if group.id not in world.orbiting:
         return world.reject(order, f"group {group.id} is not on Maintain Orbit (Resource §1.2)")
     if troops > group.troops:
         return world.reject(order, f"group {group.id} carries {group.troops} troops, not {troops}")
-    if system.holder is None and len(world.maintain_orbit_powers(system.hex)) > 1:
-        return world.reject(
-            order, f"{system.id} is neutral and contested by several powers: no gain (R-3.4)"
-        )
     books = world.books
     if system.holder in (None, order.power):
         books.change(order.power, group, "troops", -troops, f"spent on {system.id} LR", RULE)
-        gains[(system.id, order.power)] += troops
+        landed = world.invasions.get(system.id, {}) if system.holder == order.power else {}
+        invaders = sorted(
+            (inv for who, inv in landed.items() if who != order.power),
+            key=lambda inv: (-inv.troops, inv.power),
+        )
+        killed = destroy_invaders(
+            world, invaders, troops, f"destroyed by {order.power} troops on {system.id}", "R-3.4a"
+        )
+        if killed:
+            books.event(
+                "troops.invaders_destroyed",
+                powers=(order.power, *(inv.power for inv in invaders)),
+                power=order.power,
+                troops=killed,
+                system=system.id,
+            )
+        per_power = sent.setdefault(system.id, {})
+        per_power[order.power] = per_power.get(order.power, 0) + troops - killed
         return None
     invasion = world.invasions[system.id].get(order.power)
     if invasion is None:
@@ -57,8 +93,11 @@ def _send_troops(world: World, order: Order, gains: dict[tuple[str, str], int]) 
         world.add_invasion(invasion)
     books.move(order.power, group, invasion, "troops", troops, f"landed on {system.id}", RULE)
     books.event(
-        f"{order.power} lands {troops} troops on {system.id}",
+        "troops.landed",
         powers=(order.power, system.holder),
+        power=order.power,
+        troops=troops,
+        system=system.id,
     )
     return None
 
@@ -69,7 +108,7 @@ def _recover_troops(world: World, order: Order) -> None:
     system = world.systems[order["system"]]
     troops: int = order["troops"]
     invasion = world.invasions.get(system.id, {}).get(order.power)
-    if group.hex != system.hex or group.order != "maintain_orbit":
+    if group.hex != system.hex or group.id not in world.orbiting:  # R-3.4b
         return world.reject(order, f"group {group.id} is not on Maintain Orbit at {system.id}")
     if invasion is None or invasion.troops < troops:
         have = invasion.troops if invasion else 0
@@ -115,12 +154,16 @@ def _apply_conversion(world: World, system: System, power: str) -> None:
     world.books.change(power, invasion, "troops", -troops, f"converted on {system.id}", RULE)
     world.remove_invasion(invasion)
     world.books.event(
-        f"{system.id} converted by {power} with {troops} troops: LR {system.loyalty}",
+        "loyalty.converted",
         powers=(power, former),
+        system=system.id,
+        power=power,
+        troops=troops,
+        after=system.loyalty,
     )
 
 
-def _delta(world: World, system: System, gains: dict[tuple[str, str], int]) -> tuple[int, str]:
+def _delta(world: World, system: System, sent: Sent) -> tuple[int, str]:
     """R-3.4: the holder's LR change from the state at the start of the step."""
     holder = str(system.holder)
     orbit = world.maintain_orbit_powers(system.hex)
@@ -128,10 +171,10 @@ def _delta(world: World, system: System, gains: dict[tuple[str, str], int]) -> t
     if holder in orbit:
         d += 1
         why.append("+1 maintain orbit")
-    sent = gains.get((system.id, holder), 0)
-    if sent:
-        d += troop_loyalty(sent)
-        why.append(f"+{troop_loyalty(sent)} from {sent} troops")
+    spent = sent.get(system.id, {}).get(holder, 0)
+    if spent:
+        d += troop_loyalty(spent)
+        why.append(f"+{troop_loyalty(spent)} from {spent} troops")
     if not world.present(holder, system.hex) and (holder, system.hex) not in world.covered:
         d -= 1
         why.append("-1 abandoned")
@@ -142,6 +185,28 @@ def _delta(world: World, system: System, gains: dict[tuple[str, str], int]) -> t
     return d, ", ".join(why)
 
 
+def _neutral(world: World, system: System, sent: Sent) -> None:
+    """R-3.4, R-3.4c: a neutral system goes to the one power acting there (a group on Maintain
+    Orbit, troops sent), with LR = its gains; with several acting, nobody gains."""
+    books = world.books
+    orbit = world.maintain_orbit_powers(system.hex)
+    spent = sent.get(system.id, {})
+    acting = sorted({*orbit, *spent})
+    if len(acting) > 1:
+        books.event("loyalty.contested", powers=tuple(acting), system=system.id, acting=acting)
+        return
+    if not acting:
+        return
+    power = acting[0]
+    gain = (1 if power in orbit else 0) + troop_loyalty(spent.get(power, 0))
+    lr = min(gain, max_loyalty(system.type))
+    if lr == 0:
+        return
+    change_holder(world, system, power, f"{system.id} claimed by {power}")
+    system.loyalty = lr
+    books.event("loyalty.claimed", powers=(power,), system=system.id, power=power, after=lr)
+
+
 def resolve_loyalty(world: World) -> None:
     """Resource §1, R-3.4: changes computed from the start of the step, applied together."""
     books = world.books
@@ -150,14 +215,14 @@ def resolve_loyalty(world: World) -> None:
         o["system"]: world.effective_loyalty(world.systems[o["system"]])
         for o in world.orders.get("convert_invasion", ())
     }
-    gains: dict[tuple[str, str], int] = defaultdict(int)
+    sent: Sent = {}
     troop_orders = sorted(
         [*world.orders.get("send_troops", ()), *world.orders.get("recover_troops", ())],
         key=lambda o: (o.power, o.index),
     )
     for order in troop_orders:
         if order.type == "send_troops":
-            _send_troops(world, order, gains)
+            _send_troops(world, order, sent)
         else:
             _recover_troops(world, order)
     converting = _conversions(world, start_effective)
@@ -166,35 +231,24 @@ def resolve_loyalty(world: World) -> None:
         if system.id in converting:
             continue
         if system.holder is None:
-            orbit = world.maintain_orbit_powers(system.hex)
-            if len(orbit) == 1:
-                power = orbit[0]
-                lr = 1 + troop_loyalty(gains.get((system.id, power), 0))
-                lr = min(lr, max_loyalty(system.type))
-                change_holder(world, system, power, f"{system.id} claimed by {power}")
-                system.loyalty = lr
-                books.event(
-                    f"{system.id} loyalty 0 -> {lr} towards {power} (maintain orbit)",
-                    powers=(power,),
-                )
-            elif orbit:
-                books.event(
-                    f"{system.id} contested by {', '.join(orbit)}: stays neutral",
-                    powers=tuple(orbit),
-                )
+            _neutral(world, system, sent)
             continue
-        d, why = _delta(world, system, gains)
+        d, why = _delta(world, system, sent)
         old = system.loyalty
         new = max(0, min(old + d, max_loyalty(system.type)))
         if new == old:
             continue
         books.event(
-            f"{system.id} loyalty {old} -> {new} ({why or 'above maximum'})",
+            "loyalty.changed",
             powers=(system.holder,),
+            system=system.id,
+            before=old,
+            after=new,
+            why=why or "above maximum",
         )
         if new == 0:
             books.event(
-                f"{system.id} lost by {system.holder}: now neutral", powers=(system.holder,)
+                "loyalty.lost", powers=(system.holder,), system=system.id, holder=system.holder
             )
             change_holder(world, system, None, f"{system.id} lost (LR 0)")
         else:

@@ -24,14 +24,16 @@ def tax_for(market: Market, power: str, edge: str) -> Decimal:
 
 def _place(world: World, order: Order, key: str) -> Hub | System | None:
     """R-6.1, R-1.4: a named own active hub, or a held system (its hub's pool if it has one)."""
-    ident = order[key]
-    hub = world.hubs.get(ident)
-    if hub is not None:
-        if hub.id in world.new_hubs:
-            world.reject(order, f"{key}: hub {hub.id} is not active until next round")
+    named = world.hub_or_system(order[key])
+    if named is None:
+        world.reject(order, f"{key}: hub {order[key]} no longer exists")
+        return None
+    if isinstance(named, Hub):
+        if named.id in world.new_hubs:
+            world.reject(order, f"{key}: hub {named.id} is not active until next round")
             return None
-        return hub
-    system = world.systems[ident]
+        return named
+    system = named
     if system.holder != order.power or world.effective_loyalty(system) == 0:
         world.reject(order, f"{key}: {system.id} is not held by {order.power} this round")
         return None
@@ -64,8 +66,14 @@ def sell(world: World, order: Order) -> None:
     books.change(order.power, dest, bought, gain, f"market purchase {edge}", "R-6.1")
     market.volume[edge] = market.volume.get(edge, 0) + amount  # for the market report, R-6.3
     books.event(
-        f"{order.power} sells {amount} {res} for {gain} {bought} (round {world.round})",
+        "market.sold",
         powers=(order.power,),
+        power=order.power,
+        amount=amount,
+        resource=res,
+        gain=gain,
+        bought=bought,
+        round=world.round,
     )
     return None
 

@@ -11,9 +11,8 @@ def _revert(world: World, system: System, why: str) -> None:
     """R-3.2: back to Standard/Basic; LR above the new maximum is lost."""
     system.type = derived_type("basic", system.rates["pl"])
     cap = max_loyalty(system.type)
-    text = f"{system.id} reverts to {system.type} ({why})"
+    before = system.loyalty
     if system.loyalty > cap:
-        text += f": LR {system.loyalty} -> {cap}"
         if system.holder:  # R-3.2: the LR lost is a ledger line (loyalty has no store)
             world.books.record(
                 system.holder,
@@ -24,7 +23,15 @@ def _revert(world: World, system: System, why: str) -> None:
                 "R-3.2",
             )
         system.loyalty = cap
-    world.books.event(text, powers=(system.holder,))
+    world.books.event(
+        "primary.reverted",
+        powers=(system.holder,),
+        system=system.id,
+        type=system.type,
+        why=why,
+        before=before,
+        after=system.loyalty,
+    )
 
 
 def primaries(world: World) -> None:
@@ -50,7 +57,9 @@ def primaries(world: World) -> None:
         else:
             system.type = "homeworld"
             homeworld_holders.add(order.power)
-            books.event(f"{system.id} nominated Homeworld of {order.power}", powers=(order.power,))
+            books.event(
+                "primary.homeworld", powers=(order.power,), system=system.id, power=order.power
+            )
     for system in world.systems_sorted:
         if system.type != "primary" or system.holder is None:
             continue
@@ -77,6 +86,5 @@ def primaries(world: World) -> None:
             books.change(bank.id, bank, "gal", -cost, f"designate primary {system.id}", "R-3.2")
             system.type = "primary"
             books.event(
-                f"{system.id} becomes a Primary of {order.power} from next round",
-                powers=(order.power,),
+                "primary.designated", powers=(order.power,), system=system.id, power=order.power
             )

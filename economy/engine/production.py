@@ -90,7 +90,7 @@ def _deep_space_statics(world: World) -> None:
         if hub.id in world.new_hubs:
             continue
         for hx in hub.members():
-            if hx in world.system_at or (hub.id, hx) in world.lost_at_start:
+            if hx in world.system_at or not world.holds_share(hub, hx):
                 continue
             for static in world.statics_at.get(hx, ()):
                 bonus = static.store["pl"] // 25 if static.passenger_space > 0 else 0
@@ -118,7 +118,10 @@ def _conscript(world: World) -> None:
         books.change(order.power, place, "pl", gained, f"conscription {system.id}", "R-3.5")
         world.pl_added[system.hex] += gained
         books.event(
-            f"{system.id} conscripts: LR {system.loyalty} -> {system.loyalty - k}",
+            "production.conscripted",
             powers=(order.power,),
+            system=system.id,
+            before=system.loyalty,
+            after=system.loyalty - k,
         )
         system.loyalty -= k

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .hubs import short_of, take
 from .rules import max_shift_pct, with_bonus
 from .state import Project
 from .world import World
@@ -28,7 +29,7 @@ def projects(world: World) -> None:
                 world.reject(order, f"{system.id} has no planetary project to stop")
             else:
                 system.project = None
-                books.event(f"{system.id} planetary project stopped", powers=(order.power,))
+                books.event("project.stopped", powers=(order.power,), system=system.id)
             continue
         if system.project is not None:
             world.reject(order, f"{system.id} already has a project: stop it first (pct 0)")
@@ -40,13 +41,26 @@ def projects(world: World) -> None:
         source: str = order["source"]
         target: str = order["target"]
         cost = setup_cost(system.rates[source], lr, pct)
-        payer = world.powers[order.power] if target == "gal" else world.place_of(system)
-        if payer.store[target] < cost:
-            world.reject(order, f"{payer.where} has {payer.store[target]} {target}, needs {cost}")
-            continue
-        books.change(order.power, payer, target, -cost, f"planetary project {system.id}", "R-9.1")
+        reason = f"planetary project {system.id}"
+        if target == "gal":
+            bank = world.powers[order.power]
+            if bank.store["gal"] < cost:
+                world.reject(order, f"bank has {bank.store['gal']} gal, needs {cost}")
+                continue
+            books.change(order.power, bank, "gal", -cost, reason, "R-9.1")
+        else:
+            place = world.place_of(system)
+            short = short_of(world, place, system.hex, target, cost, "support.6")
+            if short:
+                world.reject(order, short)
+                continue
+            take(world, order.power, place, system.hex, target, cost, reason, "R-9.1", "support.6")
         system.project = Project(source, target, pct)
         books.event(
-            f"{system.id} shifts {pct}% of {source} to {target} from next round",
+            "project.started",
             powers=(order.power,),
+            system=system.id,
+            pct=pct,
+            source=source,
+            target=target,
         )

@@ -6,15 +6,19 @@ from .world import World
 
 
 def research(world: World) -> None:
-    """R-8.1: fund projects in listed order; a power without a Homeworld cannot."""
+    """R-8.1: fund projects in listed order; a power needs its Homeworld held with effective
+    LR > 0 this round (at effective LR 0 it is lost to its holder for the round, R-3.4)."""
     books = world.books
     books.step = "support.4.3.1"
-    homeworlds = {s.holder for s in world.systems_sorted if s.type == "homeworld" and s.holder}
+    homeworld = {s.holder: s for s in world.systems_sorted if s.type == "homeworld" and s.holder}
     for order in world.orders.get("research_project", ()):
         gal: int = order["gal"]
         bank = world.powers[order.power]
-        if order.power not in homeworlds:
+        home = homeworld.get(order.power)
+        if home is None:
             world.reject(order, f"{order.power} has no Homeworld (Support §4.3.1)")
+        elif world.effective_loyalty(home) == 0:
+            world.reject(order, f"Homeworld {home.id} is at effective LR 0 this round (R-8.1)")
         elif bank.store["gal"] < gal:
             world.reject(order, f"bank has {bank.store['gal']} gal, project needs {gal}")
         else:

@@ -39,7 +39,6 @@ from .world import World
 
 STEPS = (
     ("fleet", fleet.declare_groups),
-    ("resource.2.0 baseline", hubs.mark_start),
     ("resource.1", loyalty.resolve_loyalty),
     ("resource.2.0", hubs.lose_nodes),
     ("resource.2.1", hubs.pool_and_contest),

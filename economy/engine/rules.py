@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
-from powers.hexgrid import Hex, distance
+from powers.hexgrid import Hex, bounding_size, distance
 
 STANDARD_PL = 15  # Resource §1.1: Standard needs a PL rate of at least 15
 
@@ -65,6 +66,12 @@ def hex_of(code: str) -> Hex:
     return Hex.parse(code)
 
 
+def map_bounds(size: tuple[int, int] | None, listed: Iterable[str]) -> tuple[int, int] | None:
+    """Contracts §1 ``map.size``: the size given, else the bounding box of the listed hexes
+    (``None``: a map listing no hexes and no size has no bounds)."""
+    return size if size is not None else bounding_size(hex_of(h) for h in listed)
+
+
 def hex_distance(a: str, b: str) -> int:
     """R-0.5: hex steps between two ``XXYY`` hexes."""
     return distance(hex_of(a), hex_of(b))
@@ -90,9 +97,14 @@ def hub_maintenance(radius: int, nodes: int, links: int) -> int:
     return int(2**radius) + nodes + links
 
 
+def hub_extension_cost(link_lengths: list[int]) -> int:
+    """Support §4.1.1, R-5.1a: an extension pays the new links' lengths in Ore (no base 20)."""
+    return sum(link_lengths)
+
+
 def hub_setup_cost(link_lengths: list[int]) -> int:
     """Support §4.1.1, R-5.1: 20 + the sum of the links' lengths, in Ore."""
-    return 20 + sum(link_lengths)
+    return 20 + hub_extension_cost(link_lengths)
 
 
 GUILD_FEE = 5  # Support §4.2, R-5.3

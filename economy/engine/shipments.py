@@ -1,9 +1,9 @@
-"""Resource §3 (trades in) and §5.2 (shipments between own hubs), R-5.4."""
+"""Resource §3 (trades in) and §5.2 (shipments between own hubs), R-5.4, R-5.4a."""
 
 from __future__ import annotations
 
 from .rules import hex_distance, trade_cost, trade_cost_pct, travel_rounds
-from .state import Order, Shipment
+from .state import Hub, Order, Shipment
 from .world import World
 
 
@@ -12,26 +12,51 @@ def lose_shipment(world: World, shipment: Shipment, reason: str, rule: str) -> N
     world.books.change(shipment.power, shipment, shipment.resource, -shipment.amount, reason, rule)
     world.remove_shipment(shipment)
     world.books.event(
-        f"shipment {shipment.id} lost: {reason}", powers=(shipment.power, shipment.sender)
+        "shipment.lost", powers=(shipment.power, shipment.sender), shipment=shipment.id, why=reason
     )
 
 
+def _receiver(world: World, shipment: Shipment) -> Hub | None:
+    """R-5.4a: for a shipment whose hub is gone, the receiver's guild hub active this round
+    that holds one of the old hub's members (ties: lowest hub id)."""
+    wanted = set(shipment.waiting_for)
+    found = [
+        hub
+        for hub in world.state.hubs
+        if hub.power == shipment.power
+        and hub.guild
+        and hub.id not in world.new_hubs
+        and world.member_active(hub, hub.centre)
+        and wanted.intersection(hub.members())
+    ]
+    return min(found, key=lambda h: h.id) if found else None
+
+
 def arrive(world: World) -> None:
-    """Resource §3, R-5.4: due shipments reach the destination centre, contested or not."""
+    """Resource §3, R-5.4, R-5.4a: due shipments reach the destination centre, contested or
+    not; one whose centre is lost, or whose hub is gone, waits."""
     books = world.books
     books.step = "resource.3"
     for shipment in sorted(world.shipments.values(), key=lambda s: s.id):
         if shipment.arrives > world.round:
             continue
-        hub = world.hubs.get(shipment.to_hub)
-        if hub is None or not world.member_active(hub, hub.centre):
-            if not shipment.waiting:
-                books.event(
-                    f"shipment {shipment.id} waits for a new centre of {shipment.to_hub}",
-                    powers=(shipment.power, shipment.sender),
-                )
-            shipment.waiting = True
-            continue
+        if shipment.to_hub is None:
+            hub = _receiver(world, shipment)
+        else:
+            hub = world.hubs[shipment.to_hub]
+            if not world.member_active(hub, hub.centre):
+                if not shipment.waiting:
+                    books.event(
+                        "shipment.waits",
+                        powers=(shipment.power, shipment.sender),
+                        shipment=shipment.id,
+                        hub=hub.id,
+                    )
+                shipment.waiting = True
+                shipment.waiting_for = hub.members()
+                continue
+        if hub is None:
+            continue  # R-5.4a: still waiting; it was told when its hub went
         if not hub.guild:
             lose_shipment(world, shipment, f"{hub.id} is no longer a guild member", "R-5.3")
             continue
@@ -41,8 +66,8 @@ def arrive(world: World) -> None:
             hub,
             shipment.resource,
             shipment.amount,
-            f"shipment {shipment.id} arrives",
-            "R-5.4",
+            f"shipment {shipment.id} arrives at {hub.id}",
+            "R-5.4a" if shipment.to_hub is None else "R-5.4",
         )
         world.remove_shipment(shipment)
 
@@ -99,7 +124,13 @@ def ship(world: World, order: Order) -> None:
         "R-5.4",
     )
     books.event(
-        f"{shipment.id}: {amount} {res} {source.id} -> {dest.id}, arrives {shipment.arrives}",
+        "shipment.sent",
         powers=(shipment.power, shipment.sender),
+        shipment=shipment.id,
+        amount=amount,
+        resource=res,
+        source=source.id,
+        dest=dest.id,
+        arrives=shipment.arrives,
     )
     return None

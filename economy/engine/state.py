@@ -98,6 +98,7 @@ class Hub:
     links: list[tuple[str, str]]
     guild: bool
     store: dict[str, int]  # the pool: ore, bio, pl
+    lost: list[str] = field(default_factory=list)  # R-4.6a: members lost and captured already
 
     @property
     def where(self) -> str:
@@ -116,6 +117,7 @@ class Hub:
             list(self.links),
             self.guild,
             dict(self.store),
+            list(self.lost),
         )
 
 
@@ -132,6 +134,8 @@ class Group:
     diplomat: bool
     status: str
     kind: str = "standard"
+    engages: tuple[str, ...] = ()  # R-2a: the powers it engages this round
+    defending: bool = False  # R-2a: it only answers an attack
 
     @property
     def where(self) -> str:
@@ -154,6 +158,8 @@ class Group:
             self.diplomat,
             self.status,
             self.kind,
+            self.engages,
+            self.defending,
         )
 
 
@@ -205,17 +211,22 @@ class Invasion:
 
 @dataclass(slots=True)
 class Shipment:
-    """R-5.4: goods in transit; ``power`` receives them, ``sender`` sent them."""
+    """R-5.4: goods in transit; ``power`` receives them, ``sender`` sent them.
+
+    R-5.4a: once its hub is gone ``to_hub`` is ``None`` and ``waiting_for`` holds the old hub's
+    centre and nodes; any later guild hub of ``power`` holding one of them receives it.
+    """
 
     id: str
     power: str
     sender: str
     from_hub: str | None
-    to_hub: str
+    to_hub: str | None
     resource: str
     store: dict[str, int]  # {resource: amount}
     arrives: int
     waiting: bool = False
+    waiting_for: list[str] = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -236,6 +247,7 @@ class Shipment:
             dict(self.store),
             self.arrives,
             self.waiting,
+            list(self.waiting_for),
         )
 
 
@@ -358,6 +370,7 @@ class State:
     bubbles: list[Bubble]
     agreements: list[Agreement] = field(default_factory=list)  # R-5.5
     motions: list[Motion] = field(default_factory=list)  # R-6.4: the ``un`` key
+    map_size: tuple[int, int] | None = None  # contracts §1 ``map.size``: (cols, rows)
 
     def copy(self) -> State:
         """A deep copy of everything mutable (immutable parts are shared)."""
@@ -376,6 +389,7 @@ class State:
             list(self.bubbles),
             [a.copy() for a in self.agreements],
             [m.copy() for m in self.motions],
+            self.map_size,
         )
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from .hubs import short_of, take
 from .state import Group, Static
-from .troops import pl_at, pl_source
+from .troops import pl_source
 from .world import World
 
 
@@ -24,11 +25,13 @@ def embark(world: World) -> None:
             world.reject(order, f"into: {static.id} has no free passenger space")
             continue
         made = min(order["pl"], space)
-        have = pl_at(world, place, static.hex)
-        if made > have:
-            world.reject(order, f"{place.where} has {have} pl usable at {static.hex}")
+        short = short_of(world, place, static.hex, "pl", made, "support.7")
+        if short:
+            world.reject(order, short)
             continue
-        books.move(order.power, place, static, "pl", made, f"embarked on {static.id}", "R-1.3")
+        reason = f"embarked on {static.id}"
+        take(world, order.power, place, static.hex, "pl", made, reason, "R-1.3", "support.7")
+        books.change(order.power, static, "pl", made, reason, "R-1.3")
 
 
 def tidy(world: World) -> None:

@@ -2,31 +2,31 @@
 
 from __future__ import annotations
 
-from .hubs import pl_reachable
+from .hubs import short_of, take
+from .loyalty import destroy_invaders
 from .state import Group, Hub, Order, Static, System
 from .world import World
 
-
-def pl_at(world: World, place: Hub | System, hx: str) -> int:
-    """PL usable at ``hx``: a hub pool is limited at contested nodes (R-4.5)."""
-    if isinstance(place, Hub):
-        return pl_reachable(world, place, hx)
-    return place.store["pl"]
+STEP = "support.3"  # R-4.5a: recruiting and home defence are one step (R-2c §3)
 
 
 def pl_source(world: World, order: Order, carrier: Group | Static) -> Hub | System | None:
     """R-7.1, R-1.2: the PL of the hub or held system named in ``at``, which must reach the
     carrier's hex; rejects the order and gives ``None`` otherwise."""
-    hub = world.hubs.get(order["at"])
-    if hub is not None:
+    named = world.hub_or_system(order["at"])
+    if named is None:
+        world.reject(order, f"at: hub {order['at']} no longer exists")
+        return None
+    if isinstance(named, Hub):
+        hub = named
         if hub.id in world.new_hubs:
             world.reject(order, f"at: hub {hub.id} is not active until next round")
             return None
-        if carrier.hex not in hub.members():
+        if carrier.hex not in hub.members() or carrier.hex in world.new_members:
             world.reject(order, f"into: {carrier.id} at {carrier.hex} is not in hub {hub.id}")
             return None
         return hub
-    system = world.systems[order["at"]]
+    system = named
     if system.holder != order.power or world.effective_loyalty(system) == 0:
         world.reject(order, f"at: {system.id} is not held by {order.power} this round")
         return None
@@ -48,17 +48,30 @@ def recruit(world: World, order: Order) -> None:
         return world.reject(order, f"into: {carrier.id} has no free troop space")
     # R-7.1: PL become troops only into Troop space; the rest of the PL is not converted.
     made = min(troops, space)
-    have = pl_at(world, place, carrier.hex)
-    if made > have:
-        return world.reject(order, f"{place.where} has {have} pl usable at {carrier.hex}")
+    short = short_of(world, place, carrier.hex, "pl", made, STEP)
+    if short:
+        return world.reject(order, short)
     books = world.books
     books.step = "support.3.1.1"
-    books.change(order.power, place, "pl", -made, f"recruited into {carrier.id}", "R-7.1")
+    take(
+        world,
+        order.power,
+        place,
+        carrier.hex,
+        "pl",
+        made,
+        f"recruited into {carrier.id}",
+        "R-7.1",
+        STEP,
+    )
     books.change(order.power, carrier, "troops", made, f"recruited at {order['at']}", "R-7.1")
     if made < troops:
         books.event(
-            f"{carrier.id} has troop space for {made}: {troops - made} PL not converted",
+            "troops.partly_recruited",
             powers=(order.power,),
+            carrier=carrier.id,
+            made=made,
+            rest=troops - made,
         )
     return None
 
@@ -79,24 +92,29 @@ def defend(world: World, order: Order) -> None:
     if troops > present:
         return world.reject(order, f"{system.id} has {present} invading troops, not {troops}")
     place = world.place_of(system)
-    have = pl_at(world, place, system.hex)
-    if troops > have:
-        return world.reject(order, f"{place.where} has {have} pl usable at {system.id}")
+    short = short_of(world, place, system.hex, "pl", troops, STEP)
+    if short:
+        return world.reject(order, short)
     books = world.books
     books.step = "support.3.1.2"
-    books.change(order.power, place, "pl", -troops, f"home defence of {system.id}", "R-7.1")
-    left = troops
-    for inv in invaders:
-        killed = min(left, inv.troops)
-        books.change(inv.power, inv, "troops", -killed, f"destroyed defending {system.id}", "R-7.1")
-        left -= killed
-        if inv.troops == 0:
-            world.remove_invasion(inv)
-        if left == 0:
-            break
+    take(
+        world,
+        order.power,
+        place,
+        system.hex,
+        "pl",
+        troops,
+        f"home defence of {system.id}",
+        "R-7.1",
+        STEP,
+    )
+    destroy_invaders(world, invaders, troops, f"destroyed defending {system.id}", "R-7.1")
     books.event(
-        f"{order.power} destroys {troops} invading troops on {system.id}",
+        "troops.home_defence",
         powers=(order.power, *(inv.power for inv in invaders)),
+        power=order.power,
+        troops=troops,
+        system=system.id,
     )
     return None
 

@@ -152,7 +152,7 @@ def meeting(world: World) -> None:
     if is_report_round(world.round):
         report = market_report(market, world.round, production_totals(world))
         market.volume = dict.fromkeys(EDGES, 0)
-        world.books.event(f"Common Market Report of round {world.round}", step=STEP, public=True)
+        world.books.event("un.market_report", step=STEP, public=True, round=world.round)
     decided = []
     for motion in sorted(world.state.motions, key=lambda m: m.id):
         passed, reason = decide(motion, members, world.round)
@@ -161,9 +161,15 @@ def meeting(world: World) -> None:
         if passed:
             entry["effect"] = apply(market, motion)
         decided.append(entry)
-        verdict = f"passed: {entry['effect']}" if passed else "failed"
         world.books.event(
-            f"motion {motion.id} ({motion.kind}) {verdict}; {reason}", step=STEP, public=True
+            "un.motion",
+            step=STEP,
+            public=True,
+            motion=motion.id,
+            motion_kind=motion.kind,
+            passed=passed,
+            effect=entry.get("effect", ""),
+            reason=reason,
         )
     world.state.motions = []
     world.un_meeting = {

@@ -11,7 +11,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from powers.hexgrid import on_map
+
 from .codec import is_hex
+from .rules import hex_of, map_bounds
 from .state import GROUP_ORDERS, GROUP_STATUSES, Order, State
 
 REQUIRED = True
@@ -28,6 +31,7 @@ class Catalog:
     hub_owner: dict[str, str]
     system_holder: dict[str, str | None]
     ids: set[str]
+    bounds: tuple[int, int] | None = None  # contracts §1 ``map.size`` (cols, rows)
 
     @classmethod
     def of(cls, state: State) -> Catalog:
@@ -44,6 +48,7 @@ class Catalog:
             {h.id: h.power for h in state.hubs},
             {s.id: s.holder for s in state.systems},
             ids,
+            map_bounds(state.map_size, state.hexes),
         )
 
 
@@ -62,28 +67,46 @@ def _pct(_: Catalog, __: str, v: Any) -> str | None:
     return None
 
 
-def _hex(_: Catalog, __: str, v: Any) -> str | None:
-    return None if is_hex(v) else f"expected hex XXYY, got {v!r}"
+def hex_problem(value: Any, bounds: tuple[int, int] | None) -> str | None:
+    """R-0.5, contracts §1 ``map.size``: why ``value`` is not a hex on the map, or ``None``.
 
-
-def _hexes(_: Catalog, __: str, v: Any) -> str | None:
-    if not isinstance(v, list) or not all(is_hex(h) for h in v):
-        return f"expected a list of hexes XXYY, got {v!r}"
+    ``bounds`` is (cols, rows) as ``rules.map_bounds`` gives it; the shell may call this for
+    any hex a player types."""
+    if not is_hex(value):
+        return f"expected hex XXYY, got {value!r}"
+    if bounds is not None and not on_map(hex_of(value), bounds):
+        return f"hex {value} is outside the map ({bounds[0]} × {bounds[1]})"
     return None
 
 
-def _links(_: Catalog, __: str, v: Any) -> str | None:
+def _first_off_map(cat: Catalog, hexes: Iterable[str]) -> str | None:
+    return next((p for hx in hexes if (p := hex_problem(hx, cat.bounds))), None)
+
+
+def _hex(cat: Catalog, __: str, v: Any) -> str | None:
+    return hex_problem(v, cat.bounds)
+
+
+def _hexes(cat: Catalog, __: str, v: Any) -> str | None:
+    if not isinstance(v, list) or not all(is_hex(h) for h in v):
+        return f"expected a list of hexes XXYY, got {v!r}"
+    return _first_off_map(cat, v)
+
+
+def _links(cat: Catalog, __: str, v: Any) -> str | None:
     ok = isinstance(v, list) and all(
         isinstance(p, list) and len(p) == 2 and all(is_hex(h) for h in p) for p in v
     )
-    return None if ok else f"expected a list of hex pairs, got {v!r}"
+    if not ok:
+        return f"expected a list of hex pairs, got {v!r}"
+    return _first_off_map(cat, (h for pair in v for h in pair))
 
 
 def _bool(_: Catalog, __: str, v: Any) -> str | None:
     return None if isinstance(v, bool) else f"expected true or false, got {v!r}"
 
 
-def _shares(_: Catalog, __: str, v: Any) -> str | None:
+def _shares(cat: Catalog, __: str, v: Any) -> str | None:
     ok = isinstance(v, list) and all(
         isinstance(s, dict)
         and is_hex(s.get("hex"))
@@ -93,7 +116,19 @@ def _shares(_: Catalog, __: str, v: Any) -> str | None:
         )
         for s in v
     )
-    return None if ok else f"expected a list of {{hex, ore, bio}} with amounts >= 0, got {v!r}"
+    if not ok:
+        return f"expected a list of {{hex, ore, bio}} with amounts >= 0, got {v!r}"
+    return _first_off_map(cat, (s["hex"] for s in v))
+
+
+def _engages(cat: Catalog, power: str, v: Any) -> str | None:
+    """R-2a: the powers a group engages, other than its own."""
+    if not isinstance(v, list) or not all(isinstance(p, str) for p in v):
+        return f"expected a list of power ids, got {v!r}"
+    unknown = [p for p in v if p not in cat.powers]
+    if unknown:
+        return f"unknown power {unknown[0]!r}"
+    return f"a group cannot engage its own power {power}" if power in v else None
 
 
 def _enum(*options: str) -> Check:
@@ -158,6 +193,8 @@ FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
         "hex": (_hex, OPTIONAL),
         "order": (_enum(*GROUP_ORDERS), OPTIONAL),
         "status": (_enum(*GROUP_STATUSES), OPTIONAL),
+        "engages": (_engages, OPTIONAL),
+        "defending": (_bool, OPTIONAL),
     },
     "send_troops": {"group": (_group, REQUIRED), "troops": (_posint, REQUIRED)},
     "recover_troops": {
@@ -194,6 +231,11 @@ FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
         "keep_nodes": (_hexes, OPTIONAL),
         "keep_links": (_links, OPTIONAL),
         "close": (_bool, OPTIONAL),
+    },
+    "hub_extend": {
+        "hub": (_hub, REQUIRED),
+        "nodes": (_hexes, OPTIONAL),
+        "links": (_links, REQUIRED),
     },
     "guild_join": {"hub": (_hub, REQUIRED)},
     "guild_leave": {"hub": (_hub, REQUIRED)},
@@ -242,6 +284,8 @@ def _cross_checks(power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:
         yield f"gal: 2 Gal buy 1 TP, so the amount must be even, got {o['gal']} (Support §4.3.1)"
     elif kind == "gal_transfer" and o["to"] == power:
         yield "to: cannot transfer to yourself"
+    elif kind == "hub_extend" and not o["links"]:
+        yield "links: an extension adds at least one link (R-5.1a)"
 
 
 def check_order(catalog: Catalog, power: str, raw: Any) -> list[str]:

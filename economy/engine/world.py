@@ -17,11 +17,6 @@ from .rules import hex_of
 from .state import Group, Hub, Invasion, Order, Power, Shipment, State, Static, System
 
 
-def can_maintain_orbit(group: Group) -> bool:
-    """Resource §1.2, R-3.4: standard groups, groups carrying troops, groups with a diplomat."""
-    return group.kind == "standard" or group.troops > 0 or group.diplomat
-
-
 class World:
     """Everything a step needs; built once per resolution from a copy of the input state."""
 
@@ -57,16 +52,20 @@ class World:
         self.shipments: dict[str, Shipment] = {sh.id: sh for sh in state.shipments}
         self.shipments_to: dict[str, int] = defaultdict(int)
         for sh in state.shipments:
-            self.shipments_to[sh.to_hub] += 1
+            if sh.to_hub is not None:
+                self.shipments_to[sh.to_hub] += 1
         self.shipment_count: dict[str, int] = defaultdict(int)
         self.orders: dict[str, list[Order]] = defaultdict(list)
         for order in sorted(orders, key=lambda o: (o.power, o.index)):
             self.orders[order.type].append(order)
         self.groups_at: dict[str, list[Group]] = {}
-        self.lost_at_start: set[tuple[str, str]] = set()
+        self.orbiting: set[str] = set()  # groups holding Maintain Orbit (R-3.4, R-3.4b)
         self.contested: set[str] = set()
         self.pl_added: dict[str, int] = defaultdict(int)
+        self.taken: dict[tuple[str, str, str, str], int] = defaultdict(int)  # R-4.5a
+        self.reach: dict[tuple[str, str, str, str], int] = {}  # R-4.5a
         self.new_hubs: set[str] = set()
+        self.new_members: set[str] = set()  # R-5.1a: hexes added by an extension this round
         self.unpaid_structure: list[tuple[Hub, list[str], list[tuple[str, str]]]] = []
         self.un_meeting: dict[str, Any] = {}  # R-6.3, R-6.4: filled by the UN Meeting
         self.reindex_groups()
@@ -74,11 +73,29 @@ class World:
     # --- indices -------------------------------------------------------------------------
 
     def reindex_groups(self) -> None:
-        """Groups by hex, in id order (after the fleet declarations, R-2)."""
+        """Groups by hex, in id order, and which of them hold Maintain Orbit, judged once after
+        the fleet declarations: that is the start of Resource §1 (R-2, R-3.4b)."""
         at: dict[str, list[Group]] = defaultdict(list)
         for g in sorted(self.state.groups, key=lambda g: g.id):
             at[g.hex].append(g)
         self.groups_at = at
+        self.orbiting = {
+            g.id
+            for g in self.state.groups
+            if g.order == "maintain_orbit" and self.may_hold_orbit(g)
+        }
+
+    def may_hold_orbit(self, group: Group) -> bool:
+        """Resource §1.2, R-3.4: standard groups, groups with a diplomat, groups carrying
+        troops; R-3.4b: and a transport whose power has troops landed on the system there."""
+        if group.kind == "standard" or group.diplomat or group.troops > 0:
+            return True
+        system = self.system_at.get(group.hex)
+        return (
+            group.troop_space > 0
+            and system is not None
+            and group.power in self.invasions.get(system.id, {})
+        )
 
     def add_hub(self, hub: Hub) -> None:
         self.state.hubs.append(hub)
@@ -88,11 +105,21 @@ class World:
         self.new_hubs.add(hub.id)
 
     def remove_hub(self, hub: Hub) -> None:
+        """Drop a hub and every reference to it, so the state never names a hub it lacks
+        (contracts §1): shipments it sent keep no sender hub, and agreements no choice of it."""
         self.state.hubs.remove(hub)
         del self.hubs[hub.id]
         for hx in hub.members():
             if self.member_of.get(hx) is hub:
                 del self.member_of[hx]
+        for shipment in self.shipments.values():
+            if shipment.from_hub == hub.id:
+                shipment.from_hub = None
+        for agreement in self.state.agreements:
+            for choice in agreement.hubs.values():
+                for end, chosen in choice.items():
+                    if chosen == hub.id:
+                        choice[end] = None
 
     def drop_members(self, hub: Hub, hexes: set[str]) -> None:
         for hx in hexes:
@@ -101,11 +128,21 @@ class World:
 
     def add_shipment(self, shipment: Shipment) -> None:
         self.shipments[shipment.id] = shipment
-        self.shipments_to[shipment.to_hub] += 1
+        if shipment.to_hub is not None:
+            self.shipments_to[shipment.to_hub] += 1
 
     def remove_shipment(self, shipment: Shipment) -> None:
         del self.shipments[shipment.id]
-        self.shipments_to[shipment.to_hub] -= 1
+        if shipment.to_hub is not None:
+            self.shipments_to[shipment.to_hub] -= 1
+
+    def strand(self, shipment: Shipment, hexes: list[str]) -> None:
+        """R-5.4a: its hub is gone; it waits for a hub holding one of ``hexes``."""
+        if shipment.to_hub is not None:
+            self.shipments_to[shipment.to_hub] -= 1
+        shipment.to_hub = None
+        shipment.waiting = True
+        shipment.waiting_for = list(hexes)
 
     def add_invasion(self, invasion: Invasion) -> None:
         self.invasions[invasion.system][invasion.power] = invasion
@@ -152,6 +189,11 @@ class World:
             return system.holder == hub.power and self.effective_loyalty(system) > 0
         return any(st.power == hub.power for st in self.statics_at.get(hx, ()))
 
+    def holds_share(self, hub: Hub, hx: str) -> bool:
+        """R-4.6a, R-5.1a: a member takes part in its hub's pool: active, not in ``lost`` (so,
+        from Resource §2.0 on, not lost this round) and not added by an extension this round."""
+        return hx not in hub.lost and hx not in self.new_members and self.member_active(hub, hx)
+
     def hub_of_system(self, system: System) -> Hub | None:
         """R-1.2: the active hub whose pool holds this system's Ore, Bio and PL."""
         hub = self.member_of.get(system.hex)
@@ -159,25 +201,23 @@ class World:
             hub is None
             or hub.id in self.new_hubs
             or hub.power != system.holder
-            or (hub.id, system.hex) in self.lost_at_start
-            or not self.member_active(hub, system.hex)
+            or not self.holds_share(hub, system.hex)
         ):
             return None
         return hub
+
+    def hub_or_system(self, ident: str) -> Hub | System | None:
+        """The hub or system an order names by id (checked at entry); ``None`` for a hub gone
+        during the round (lapsed, closed or destroyed, R-5.2, R-5.2a)."""
+        return self.hubs.get(ident) or self.systems.get(ident)
 
     def place_of(self, system: System) -> Hub | System:
         """R-1.2, R-1.4: where Ore, Bio and PL at this system live."""
         return self.hub_of_system(system) or system
 
     def maintain_orbit_powers(self, hx: str) -> list[str]:
-        """Powers with a group that may hold Maintain Orbit on it at ``hx``, in id order."""
-        return sorted(
-            {
-                g.power
-                for g in self.groups_at.get(hx, ())
-                if g.order == "maintain_orbit" and can_maintain_orbit(g)
-            }
-        )
+        """Powers with a group holding Maintain Orbit at ``hx`` (R-3.4, R-3.4b), in id order."""
+        return sorted({g.power for g in self.groups_at.get(hx, ()) if g.id in self.orbiting})
 
     def present(self, power: str, hx: str) -> bool:
         """R-3.4: a craft (group or static) of ``power`` is in the hex."""

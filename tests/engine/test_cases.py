@@ -33,6 +33,15 @@ def test_case_has_working_and_cites(path: Path) -> None:
     assert raw.get("cites"), "every case names its rules"
 
 
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_every_expected_rejection_names_its_reason(path: Path) -> None:
+    """Contracts §1 ``rejected[].reason``: a case fails when an order is refused for another
+    reason than the one it is about."""
+    raw = json.loads(path.read_text())
+    for item in raw.get("expect", {}).get("rejected", []):
+        assert item.get("reason"), f"rejection {item} gives no reason"
+
+
 def test_result_shape_is_the_contract() -> None:
     result = dump_result(run_case(read_case(CASES[6])))
     assert result["format"] == "ftcamp-result/1"

@@ -21,8 +21,8 @@ CASE_007 = json.loads(
 )
 
 
-def broken(path: list[Any], value: Any) -> dict[str, Any]:
-    case = copy.deepcopy(CASE_007)
+def broken(path: list[Any], value: Any, base: dict[str, Any] = CASE_007) -> dict[str, Any]:
+    case = copy.deepcopy(base)
     target = case
     for key in path[:-1]:
         target = target[key]
@@ -135,6 +135,64 @@ def test_expect_rejected_is_exact_and_ledger_contains() -> None:
     ]
 
 
+def test_expect_rejected_reason_must_appear_in_the_error() -> None:
+    """Contracts §1: ``reason`` is a phrase of the error, case-insensitive."""
+    case = load_case({**CASE_007, "orders": {"terra": [{"type": "teleport"}]}})
+    result = run_case(case)
+    assert result.rejected[0].error == "type: unknown order type 'teleport'"
+    ok = {"rejected": [{"power": "terra", "index": 0, "reason": "Unknown Order TYPE"}]}
+    assert check_expect(ok, result) == []
+    wrong = {"rejected": [{"power": "terra", "index": 0, "reason": "not enough gal"}]}
+    assert check_expect(wrong, result) == [
+        f'rejected[0].reason: expected "not enough gal", got "{result.rejected[0].error}"'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "where"),
+    [
+        (["state", "hubs", 0, "lost"], ["0111"], "state.hubs[0].lost[0]"),
+        (["state", "map", "size"], {"cols": 0, "rows": 5}, "state.map.size.cols"),
+        (["state", "map", "size"], {"cols": 5, "rows": 100}, "state.map.size.rows"),
+        (["state", "map", "size"], {"cols": 5}, "state.map.size.rows"),
+        (["state", "shipments"], [{"id": "x", "power": "terra", "to_hub": None, "resource": "ore",
+                                   "amount": 1, "arrives": 2}], "state.shipments[0].to_hub"),
+        (["state", "shipments"], [{"id": "x", "power": "terra", "to_hub": None, "resource": "ore",
+                                   "amount": 1, "arrives": 2, "waiting_for": ["1"]}],
+         "state.shipments[0].waiting_for[0]"),
+        (["state", "groups"], [{"id": "g", "power": "terra", "hex": "0101",
+                                "engages": ["ghost"]}], "state.groups[0].engages[0]"),
+        (["state", "groups"], [{"id": "g", "power": "terra", "hex": "0101",
+                                "defending": 1}], "state.groups[0].defending"),
+    ],
+)  # fmt: skip
+def test_malformed_new_keys_name_the_path(path: list[Any], value: Any, where: str) -> None:
+    """R-4.6a ``lost`` (members only), ``map.size``, R-5.4a ``waiting_for``, R-2a keys."""
+    with pytest.raises(CaseError) as info:
+        load_case(broken(path, value))
+    assert info.value.path == where
+
+
+def test_new_keys_round_trip_and_default() -> None:
+    """States written before the keys existed still load; the keys survive a round trip."""
+    plain = dump_state(load_case(CASE_007).state)
+    assert "size" not in plain["map"]
+    assert [h["lost"] for h in plain["hubs"]] == [[], []]
+    rich = broken(["state", "map", "size"], {"cols": 32, "rows": 40})
+    rich["state"]["hubs"][1]["lost"] = ["0111"]
+    rich["state"]["shipments"] = [
+        {"id": "x", "power": "terra", "to_hub": None, "resource": "ore", "amount": 1,
+         "arrives": 2, "waiting_for": ["0105"]},
+    ]  # fmt: skip
+    dumped = dump_state(load_case(rich).state)
+    assert dumped["map"]["size"] == {"cols": 32, "rows": 40}
+    assert dumped["hubs"][1]["lost"] == ["0111"]
+    assert dumped["shipments"][0]["to_hub"] is None
+    assert dumped["shipments"][0]["waiting"] is True
+    assert dumped["shipments"][0]["waiting_for"] == ["0105"]
+    assert dump_state(parse_state(json.loads(json.dumps(dumped)))) == dumped
+
+
 JSON = st.recursive(
     st.none()
     | st.booleans()
@@ -160,14 +218,23 @@ def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-PATHS = _paths(CASE_007)
+CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+# 007, and cases carrying the newer keys: lost, waiting_for, engages/defending, map.size
+BASES = [CASE_007] + [
+    json.loads(next(CASES_DIR.glob(f"{n}-*.json")).read_text())
+    for n in ("077", "088", "090", "091")
+]
+PATHS = [(i, path) for i, base in enumerate(BASES) for path in _paths(base)]
 
 
-@settings(max_examples=200, deadline=None)
-@given(path=st.sampled_from(PATHS), value=JSON)
-def test_any_corruption_is_a_case_error_or_a_clean_run(path: tuple[Any, ...], value: Any) -> None:
+@settings(max_examples=300, deadline=None)
+@given(where=st.sampled_from(PATHS), value=JSON)
+def test_any_corruption_is_a_case_error_or_a_clean_run(
+    where: tuple[int, tuple[Any, ...]], value: Any
+) -> None:
     """Contracts §1: a malformed case is reported by path, never with a traceback."""
-    case = broken(list(path), value)
+    base, path = where
+    case = broken(list(path), value, BASES[base])
     try:
         loaded = load_case(case)
     except CaseError as exc:

@@ -3,26 +3,33 @@
 from __future__ import annotations
 
 import itertools
+import random
+import re
 from collections import defaultdict
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from economy.engine.codec import dump_state, parse_state
+from economy.engine.codec import dump_state, is_hex, parse_state
+from economy.engine.hub_setup import reachable
 from economy.engine.resolve import resolve
+from economy.engine.rules import hex_of, map_bounds
 from economy.engine.state import State
+from economy.engine.world import World
+from powers.hexgrid import on_map
 
 from .factory import campaign
 
 POWERS = ["p0", "p1", "p2"]
 HEXES = [f"{c:02d}{r:02d}" for c in range(1, 5) for r in range(1, 5)]
+OFF_MAP = ["9999", "0109", "0901"]  # outside a 4 x 4 (or 5 x 5 / 6 x 6) map
 ORDER_TYPES = [
     "declare_group", "send_troops", "recover_troops", "convert_invasion", "conscript",
     "market_sell", "ship", "gal_transfer", "hub_setup", "hub_maintain", "guild_join",
     "guild_leave", "designate_primary", "drop_primary", "nominate_homeworld",
     "research_project", "recruit_troops", "home_defense", "planetary_project", "distribute",
-    "embark",
+    "embark", "hub_extend",
 ]  # fmt: skip
 SMALL = st.integers(min_value=0, max_value=60)
 KEEP_FIELD = st.sampled_from([True] * 19 + [False])
@@ -74,6 +81,26 @@ def campaigns(draw: st.DrawFn) -> dict[str, Any]:
                 "links": [[a, b] for a, b in itertools.pairwise(members)],
                 "guild": draw(st.integers(0, 3)) > 0,
                 "pool": {r: draw(SMALL) for r in ("ore", "bio", "pl")},
+                # R-4.6a: members already lost and captured (absent in older states)
+                "lost": draw(st.lists(st.sampled_from(members), unique=True, max_size=2)),
+            }
+        )
+    free = [hx for hx in HEXES if hx not in hexes]
+    if free and draw(st.booleans()):
+        # R-5.2a: a hub whose centre is a deep-space hex; its civilian static may be gone
+        power = draw(st.sampled_from(POWERS))
+        own = [s["hex"] for s in systems if s["holder"] == power and s["hex"] not in used]
+        centre = draw(st.sampled_from(free))
+        nodes = own[:1]
+        hubs.append(
+            {
+                "id": "hd",
+                "power": power,
+                "centre": centre,
+                "nodes": nodes,
+                "links": [[centre, n] for n in nodes],
+                "guild": draw(st.booleans()),
+                "pool": {r: draw(SMALL) for r in ("ore", "bio", "pl")},
             }
         )
     groups = []
@@ -88,13 +115,16 @@ def campaigns(draw: st.DrawFn) -> dict[str, Any]:
                 "kind": draw(st.sampled_from(["standard", "reserve"])),
                 "troops": troops,
                 "troop_space": troops + draw(st.integers(0, 40)),
+                "engages": draw(st.lists(st.sampled_from(POWERS), unique=True, max_size=2)),
+                "defending": draw(st.booleans()),
             }
         )
     statics = [
         {
             "id": f"st{k}",
             "power": draw(st.sampled_from(POWERS)),
-            "hex": draw(st.sampled_from(hexes + HEXES[:2])),
+            "hex": draw(st.sampled_from(hexes + HEXES[:2] + [h["centre"] for h in hubs])),
+            "civilian": draw(st.booleans()),
             "passenger_space": draw(st.integers(0, 100)),
             "passengers": draw(st.integers(0, 100)),
             "troop_space": draw(st.integers(0, 30)),
@@ -124,7 +154,22 @@ def campaigns(draw: st.DrawFn) -> dict[str, Any]:
         for k, hub in enumerate(hubs)
         if draw(st.booleans())
     ]
+    for k in range(draw(st.integers(0, 2))):  # R-5.4a: waiting for a hub holding these hexes
+        shipments.append(
+            {
+                "id": f"sw{k}",
+                "power": draw(st.sampled_from(POWERS)),
+                "to_hub": None,
+                "resource": draw(st.sampled_from(["ore", "bio", "pl"])),
+                "amount": draw(SMALL) + 1,
+                "arrives": draw(st.integers(1, 3)),
+                "waiting": True,
+                "waiting_for": draw(st.lists(st.sampled_from(HEXES), min_size=1, max_size=3)),
+            }
+        )
+    size = draw(st.sampled_from([None, (4, 4), (5, 5), (6, 6)]))
     return campaign(
+        map={"size": {"cols": size[0], "rows": size[1]}} if size else {},
         round=draw(st.integers(1, 3)),
         powers={p: draw(st.integers(0, 120)) for p in POWERS},
         systems=systems,
@@ -168,8 +213,10 @@ def orders_for(draw: st.DrawFn, state: dict[str, Any]) -> list[tuple[str, int, A
         fields: dict[str, dict[str, st.SearchStrategy[Any]]] = {
             "declare_group": {
                 "group": pick(groups),
-                "hex": st.sampled_from(HEXES),
+                "hex": st.sampled_from(HEXES + OFF_MAP),
                 "order": st.sampled_from(["maintain_orbit", "none"]),
+                "engages": st.lists(st.sampled_from(POWERS), unique=True, max_size=2),
+                "defending": st.booleans(),
             },
             "send_troops": {"group": pick(groups), "troops": amount},
             "recover_troops": {"group": pick(groups), "system": any_system, "troops": amount},
@@ -190,6 +237,7 @@ def orders_for(draw: st.DrawFn, state: dict[str, Any]) -> list[tuple[str, int, A
                 "pay_from": pick(systems + hubs),
             },
             "hub_maintain": {"hub": pick(hubs), "keep_nodes": hexes, "keep_links": chain},
+            "hub_extend": {"hub": pick(hubs), "members": hexes},
             "guild_join": {"hub": pick(hubs)},
             "guild_leave": {"hub": pick(hubs)},
             "designate_primary": {"system": pick(systems)},
@@ -231,8 +279,17 @@ def orders_for(draw: st.DrawFn, state: dict[str, Any]) -> list[tuple[str, int, A
                     order[key] = draw(strategy)
             if "place" in order:
                 order["to" if order.get("resource") == "gal" else "from"] = order.pop("place")
-            if "members" in order:
+            if "members" in order and kind == "hub_extend":
+                # R-5.1a: new nodes chained to a member of the hub (or not, now and then)
+                hub = next((h for h in state["hubs"] if h["id"] == order.get("hub")), None)
+                anchor = hub["centre"] if hub else "0101"
+                members = order.pop("members")
+                order["nodes"] = [hx for hx in members if hx != anchor]
+                order["links"] = [[a, b] for a, b in itertools.pairwise([anchor, *members])]
+            elif "members" in order:
                 members = order.pop("members") or ["0101"]
+                if draw(st.integers(0, 5)) == 0:
+                    members = [*members, draw(st.sampled_from(OFF_MAP))]
                 order["centre"], order["nodes"] = members[0], members[1:]
                 order["links"] = [[a, b] for a, b in itertools.pairwise(members)]
             sheet.append((power, index, order))
@@ -261,12 +318,14 @@ def scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, int, Any
 
     state = campaign(
         round=2,
+        map={"size": {"cols": 6, "rows": 6}},
         powers={p: draw(n) for p in POWERS},
         systems=[sys("a", "0101", "p0"), sys("b", "0103", "p0"), sys("c", "0105", "p0"),
                  sys("d", "0301", "p1"), sys("e", "0303", "p1"), sys("n", "0305", None)],
         hubs=[
             {"id": "w", "power": "p0", "centre": "0101", "nodes": ["0103"],
-             "links": [["0101", "0103"]], "guild": True, "pool": pool()},
+             "links": [["0101", "0103"]], "guild": True, "pool": pool(),
+             "lost": draw(st.sampled_from([[], ["0103"]]))},
             {"id": "x", "power": "p0", "centre": "0105", "guild": True, "pool": pool()},
             {"id": "v", "power": "p1", "centre": "0301", "nodes": ["0303"],
              "links": [["0301", "0303"]], "guild": draw(st.booleans()), "pool": pool()},
@@ -279,18 +338,24 @@ def scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, int, Any
             {"id": "g2", "power": "p1", "hex": "0103", "order": "maintain_orbit",
              "troops": draw(n), "troop_space": 200},
             {"id": "g3", "power": "p0", "hex": "0103", "order": "none", "troop_space": 50},
+            {"id": "g4", "power": "p0", "hex": "0103", "order": "maintain_orbit",  # R-3.4a
+             "kind": "reserve", "troops": draw(n), "troop_space": 200},
         ],
         statics=[
             {"id": "t0", "power": "p0", "hex": "0101", "troop_space": 40, "passenger_space": 50,
              "passengers": draw(st.integers(0, 50))},
             {"id": "t1", "power": "p1", "hex": "0301"},
+            {"id": "t2", "power": "p0", "hex": "0106"},
         ],
         invasions=[
             {"system": "d", "power": "p0", "troops": draw(st.integers(1, 200))},
             {"system": "b", "power": "p1", "troops": draw(st.integers(1, 200))},
         ],
         shipments=[{"id": "s9", "power": "p0", "to_hub": "x", "resource": "ore",
-                    "amount": draw(st.integers(1, 50)), "arrives": draw(st.integers(1, 3))}],
+                    "amount": draw(st.integers(1, 50)), "arrives": draw(st.integers(1, 3))},
+                   {"id": "s8", "power": "p0", "to_hub": None, "resource": "bio",  # R-5.4a
+                    "amount": draw(st.integers(1, 50)), "arrives": draw(st.integers(1, 3)),
+                    "waiting": True, "waiting_for": draw(st.sampled_from([["0105"], ["0107"]]))}],
         agreements=[{  # R-5.5: legs dispatched, failing or waiting, by the draw
             "id": "ag", "a": "p0", "b": "p1",
             "deposit": draw(st.sampled_from(["0102", "0304", "0130"])),
@@ -321,6 +386,7 @@ def scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, int, Any
         ("p0", {"type": "send_troops", "group": "g0", "troops": amount}),
         ("p0", {"type": "send_troops", "group": "g1", "troops": amount}),
         ("p1", {"type": "send_troops", "group": "g2", "troops": amount}),
+        ("p0", {"type": "send_troops", "group": "g4", "troops": amount}),
         ("p0", {"type": "recover_troops", "group": "g0", "system": "d", "troops": amount}),
         ("p0", {"type": "convert_invasion", "system": "d"}),
         ("p1", {"type": "convert_invasion", "system": "b"}),
@@ -343,7 +409,11 @@ def scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, int, Any
         ("p1", {"type": "gal_transfer", "to": "p0", "amount": amount}),
         ("p0", {"type": "hub_setup", "id": "new", "centre": "0305",
                 "pay_from": draw(st.sampled_from(["w", "x", "c"]))}),
-        ("p0", {"type": "declare_group", "group": "g1", "hex": "0303"}),
+        ("p0", {"type": "declare_group", "group": "g1", "hex": "0303", "engages": ["p1"],
+                "defending": draw(st.booleans())}),
+        ("p0", {"type": "declare_group", "group": "g3", "hex": "0909"}),  # off the 6 x 6 map
+        ("p0", {"type": "hub_extend", "hub": "x", "nodes": ["0106"], "links": [["0105", "0106"]]}),
+        ("p0", {"type": "hub_maintain", "hub": "x", "close": True}),
         ("p1", {"type": "declare_group", "group": "g2", "order": "none"}),
     ]  # fmt: skip
     picks = draw(st.lists(st.sampled_from(range(len(menu))), max_size=12))
@@ -388,6 +458,19 @@ def places(state: State) -> dict[tuple[str, str], int]:
         for res, n in holder.store.items():
             out[(key, res)] += n
     return out
+
+
+def order_hexes(order: Any) -> list[str]:
+    """Every well-formed hex an order names (contracts §1 order table)."""
+    if not isinstance(order, dict):
+        return []
+    out = [order.get("hex"), order.get("centre")]
+    for key in ("nodes", "keep_nodes"):
+        out += order.get(key) or []
+    for key in ("links", "keep_links"):
+        out += [hx for pair in order.get(key) or [] for hx in pair]
+    out += [share.get("hex") for share in order.get("shares") or [] if isinstance(share, dict)]
+    return [hx for hx in out if is_hex(hx)]
 
 
 def _where_key(line: Any) -> str:
@@ -477,3 +560,39 @@ def check_invariants(raw: dict[str, Any], sheet: list[tuple[str, int, Any]]) -> 
     rejected = [(r.power, r.index) for r in result.rejected]
     assert len(rejected) == len(set(rejected))
     assert set(rejected) <= listed
+
+    # map.size: an order naming a hex off the map is refused (contracts §1).
+    bounds = map_bounds(state.map_size, state.hexes)
+    for power, index, order in sheet:
+        if any(not on_map(hex_of(hx), bounds) for hx in order_hexes(order)):
+            assert (power, index) in rejected
+
+    # R-4.6a: a member's share is captured at most once, and never one already in ``lost``.
+    lost_before = {(h.id, hx) for h in state.hubs for hx in h.lost}
+    captured = [
+        (line.where.removeprefix("hub:"), hx, line.resource)
+        for line in result.ledger
+        if line.rule == "R-4.6" and line.where.startswith("hub:")
+        for hx in re.findall(r"node (\d{4}) lost", line.reason)
+    ]
+    assert len(captured) == len(set(captured))
+    assert not {(h, hx) for h, hx, _ in captured} & lost_before
+
+    # ``lost`` holds members only, each still not active at the end of the round; hubs stay
+    # whole (every member reaches the centre, a hex in one hub only, R-5.1, R-5.1a).
+    after = World(result.state.copy(), [], random.Random(0))
+    seen: set[str] = set()
+    for hub in result.state.hubs:
+        assert set(hub.lost) <= set(hub.members())
+        assert not any(after.member_active(hub, hx) for hx in hub.lost)
+        assert set(hub.members()) <= reachable(hub.centre, hub.links)
+        assert not seen & set(hub.members())
+        seen |= set(hub.members())
+
+    # R-5.4a: a shipment whose hub is gone waits for the old members; any other has its hub.
+    hub_ids = {h.id for h in result.state.hubs}
+    for sh in result.state.shipments:
+        if sh.to_hub is None:
+            assert sh.waiting and sh.waiting_for
+        else:
+            assert sh.to_hub in hub_ids

@@ -11,6 +11,8 @@ from economy.engine.production import system_output
 from economy.engine.projects import setup_cost
 from economy.engine.resolve import round_rng
 from economy.engine.state import Project, System
+from economy.engine.validate import hex_problem
+from powers.hexgrid import Hex, bounding_size, on_map
 
 from .factory import campaign, find, group, run, static, system
 
@@ -119,12 +121,24 @@ def test_resource_1_2_troops_spent() -> None:
 
 def test_r_3_4_changes_computed_from_start_and_applied_together() -> None:
     # +1 own Maintain Orbit, -1 enemy Maintain Orbit: net 0, whatever order they are looked at.
+    # LR 7 of a basic system's 10, so a missing -1 shows as 8 instead of hiding under the clamp.
     state = campaign(
         powers={"terra": 0, "vargr": 0},
-        systems=[system("a", "0101", "terra", 10)],
+        systems=[system("a", "0101", "terra", 7)],
         groups=[group("t", "terra", "0101"), group("v", "vargr", "0101")],
     )
-    assert find(run(state).state, "systems", "a")["loyalty"] == 10
+    assert find(run(state).state, "systems", "a")["loyalty"] == 7
+
+
+def test_r_3_4_enemy_maintain_orbit_below_maximum() -> None:
+    # Only the enemy's -1 (terra's static keeps the system from being abandoned): 7 -> 6.
+    state = campaign(
+        powers={"terra": 0, "vargr": 0},
+        systems=[system("a", "0101", "terra", 7)],
+        groups=[group("v", "vargr", "0101")],
+        statics=[static("s", "terra", "0101")],
+    )
+    assert find(run(state).state, "systems", "a")["loyalty"] == 6
 
 
 def test_r_3_4_loyalty_clamped_to_maximum() -> None:
@@ -201,3 +215,67 @@ def test_r_0_2_failed_order_changes_nothing() -> None:
     assert result.ledger == ()
     assert [(r.power, r.index) for r in result.rejected] == [("terra", 0)]
     assert "has 10 ore" in result.rejected[0].error
+
+
+def test_r_4_6a_capture_exactly_once_over_two_rounds() -> None:
+    # Round 1: vargr's Maintain Orbit takes b from LR 1 to 0: node 0103 is captured (40 // 2 = 20)
+    # and recorded in lost. Round 2, from the result: b is still lost, and nothing is captured.
+    state = campaign(
+        powers={"terra": 50, "vargr": 0},
+        systems=[
+            system("a", "0101", "terra", 5),
+            system("b", "0103", "terra", 1),
+            system("v", "0301", "vargr", 5),
+        ],
+        hubs=[{"id": "h", "power": "terra", "centre": "0101", "nodes": ["0103"],
+               "links": [["0101", "0103"]], "pool": {"ore": 40}}],
+        groups=[group("g", "vargr", "0103")],
+        statics=[static("s1", "terra", "0101"), static("s2", "terra", "0103"),
+                 static("sv", "vargr", "0301")],
+    )  # fmt: skip
+    first = run(state)
+    assert find(first.state, "hubs", "h")["lost"] == ["0103"]
+    assert find(first.state, "systems", "v")["stock"]["ore"] == 20
+    second = run(dump_state(first.state))
+    assert not [line for line in second.ledger if line.rule == "R-4.6"]
+    assert find(second.state, "hubs", "h")["pool"]["ore"] == 20
+    assert find(second.state, "hubs", "h")["lost"] == ["0103"]
+
+
+def test_r_5_1a_extension_active_from_the_next_round() -> None:
+    # Round 1 extends h to c (link 0103-0104, length 1 Ore); c's 6 ore stay in c. Round 2: c's
+    # stockpile joins the pool.
+    state = campaign(
+        powers={"terra": 50},
+        systems=[
+            system("a", "0101", "terra", 5),
+            system("b", "0103", "terra", 5),
+            system("c", "0104", "terra", 5, stock={"ore": 6}),
+        ],
+        hubs=[{"id": "h", "power": "terra", "centre": "0101", "nodes": ["0103"],
+               "links": [["0101", "0103"]], "pool": {"ore": 10}}],
+        statics=[static("s1", "terra", "0101"), static("s2", "terra", "0103"),
+                 static("s3", "terra", "0104")],
+    )  # fmt: skip
+    orders = {"terra": [{"type": "hub_extend", "hub": "h", "nodes": ["0104"],
+                         "links": [["0103", "0104"]]}]}  # fmt: skip
+    first = run(state, orders)
+    assert find(first.state, "hubs", "h")["pool"]["ore"] == 9
+    assert find(first.state, "systems", "c")["stock"]["ore"] == 6
+    second = run(dump_state(first.state))
+    assert find(second.state, "hubs", "h")["pool"]["ore"] == 15
+    assert find(second.state, "systems", "c")["stock"]["ore"] == 0
+
+
+def test_map_size_on_map_and_default_bounds() -> None:
+    assert on_map(Hex(32, 40), (32, 40))
+    assert not on_map(Hex(33, 40), (32, 40))
+    assert not on_map(Hex(32, 41), (32, 40))
+    assert on_map(Hex(99, 99), None)
+    assert bounding_size([Hex(1, 1), Hex(5, 3), Hex(2, 8)]) == (5, 8)
+    assert bounding_size([]) is None
+    assert rules.map_bounds((32, 40), ["0101"]) == (32, 40)
+    assert rules.map_bounds(None, ["0101", "0508"]) == (5, 8)
+    assert hex_problem("9999", (32, 40)) == "hex 9999 is outside the map (32 × 40)"
+    assert hex_problem("abcd", (32, 40)) == "expected hex XXYY, got 'abcd'"
+    assert hex_problem("3240", (32, 40)) is None

@@ -13,6 +13,7 @@ from .factory import campaign, group, system
 
 STATE = parse_state(
     campaign(
+        map={"size": {"cols": 32, "rows": 40}},
         powers={"terra": 10, "vargr": 0},
         systems=[system("a", "0101", "terra", 5), system("v", "0103", "vargr", 5)],
         hubs=[
@@ -72,6 +73,27 @@ def test_every_core_order_type_is_known() -> None:
         ({"type": "planetary_project", "system": "a", "source": "ore", "target": "gal",
           "pct": 101}, "pct: expected an integer 0..100"),
         ({"type": "declare_group", "group": "g", "order": "fly"}, "order: expected one of"),
+        ({"type": "declare_group", "group": "g", "hex": "abcd"}, "hex: expected hex XXYY"),
+        ({"type": "declare_group", "group": "g", "hex": "9999"},
+         "hex: hex 9999 is outside the map (32 × 40)"),
+        ({"type": "declare_group", "group": "g", "engages": ["terra"]},
+         "engages: a group cannot engage its own power terra"),
+        ({"type": "declare_group", "group": "g", "engages": ["ghost"]},
+         "engages: unknown power 'ghost'"),
+        ({"type": "declare_group", "group": "g", "engages": "vargr"},
+         "engages: expected a list of power ids"),
+        ({"type": "declare_group", "group": "g", "defending": "yes"},
+         "defending: expected true or false"),
+        ({"type": "hub_setup", "id": "n", "centre": "3301"}, "centre: hex 3301 is outside the map"),
+        ({"type": "hub_extend", "hub": "h", "links": []}, "links: an extension adds at least one"),
+        ({"type": "hub_extend", "hub": "vh", "links": [["0103", "0105"]]},
+         "hub: no such hub of yours"),
+        ({"type": "hub_extend", "hub": "h", "nodes": ["0141"], "links": [["0101", "0141"]]},
+         "nodes: hex 0141 is outside the map"),
+        ({"type": "hub_maintain", "hub": "h", "keep_links": [["0101", "0141"]]},
+         "keep_links: hex 0141 is outside the map"),
+        ({"type": "distribute", "hub": "h", "shares": [{"hex": "3301", "ore": 0}]},
+         "shares: hex 3301 is outside the map"),
         ({"type": "teleport"}, "type: unknown order type 'teleport'"),
         ({"group": "g"}, "type: unknown order type None"),
     ],
@@ -93,7 +115,29 @@ def test_bad_orders_name_the_field(order: dict[str, Any], message: str) -> None:
         {"type": "recruit_troops", "at": "h", "troops": 1, "into": "g"},
         {"type": "distribute", "hub": "h", "shares": [{"hex": "0101", "ore": 0}]},
         {"type": "hub_maintain", "hub": "h", "close": True},
+        {
+            "type": "declare_group",
+            "group": "g",
+            "hex": "3240",
+            "engages": ["vargr"],
+            "defending": False,
+        },
+        {"type": "hub_extend", "hub": "h", "nodes": ["0102"], "links": [["0101", "0102"]]},
     ],
 )
 def test_good_orders_pass(order: dict[str, Any]) -> None:
     assert errors(order) == []
+
+
+def test_default_bounds_are_the_listed_hexes_and_old_catalogs_have_none() -> None:
+    state = parse_state(campaign(map={"hexes": [{"hex": "0508", "type": "system"}]}))
+    catalog = Catalog.of(state)
+    assert catalog.bounds == (5, 8)
+    order = {"type": "declare_group", "group": "g", "hex": "0509"}
+    assert check_order(catalog, "terra", order) == [
+        "group: no such group of yours: 'g'",
+        "hex: hex 0509 is outside the map (5 × 8)",
+    ]
+    # a catalog built without bounds (the shell's old call) checks the shape only
+    bare = Catalog(set(), {}, {}, {}, {}, set())
+    assert bare.bounds is None

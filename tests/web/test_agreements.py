@@ -96,6 +96,24 @@ def test_refusals_name_the_field_and_write_nothing(world: World) -> None:
         services.name_hubs(power=p0, key=ag.key, send_hub="hub1", receive_hub=None, actor="a")
 
 
+def test_the_deposit_hex_must_be_on_the_map(world: World) -> None:
+    """Issue 10, item 2 (contracts §1 map.size): the bounds are the campaign's, else the box of
+    its hexes (make_campaign's three powers use columns 1-7, rows 1-3)."""
+    p0 = world.powers[0]
+    for deposit in ("0901", "0104"):
+        with pytest.raises(services.TradeError, match=f"hex {deposit} is outside the map"):
+            services.propose_agreement(
+                power=p0, partner_key="p1", terms=terms(deposit=deposit), actor="a"
+            )
+    assert not Agreement.objects.exists()
+    world.campaign.map_cols, world.campaign.map_rows = 32, 40
+    world.campaign.save()
+    ag = services.propose_agreement(
+        power=p0, partner_key="p1", terms=terms(deposit="3240"), actor="a"
+    )
+    assert ag.deposit == "3240"
+
+
 def test_refused_once_resolution_has_started(world: World) -> None:
     Round.objects.filter(campaign=world.campaign).update(status="resolving")
     with pytest.raises(RoundNotOpen):

@@ -70,6 +70,11 @@ def field_values(kind: str, spec: Field, ids: list[str], hexes: list[str]) -> An
         return hex_
     if spec.kind == "hexes":
         return st.lists(hex_, max_size=5)
+    if spec.kind == "powers":
+        return st.lists(
+            st.one_of(st.sampled_from(ids), st.text(KEY_CHARS, min_size=1, max_size=64)),
+            max_size=3,
+        )
     if spec.kind == "links":
         return st.lists(st.lists(hex_, min_size=2, max_size=2), max_size=4)
     if spec.kind == "shares":

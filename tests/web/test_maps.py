@@ -271,6 +271,27 @@ def test_render_is_pure_and_bounded_to_content() -> None:
     assert 'class="sys"' not in empty and parse(empty) is not None
 
 
+def test_a_marker_outside_the_map_bounds_does_not_stretch_the_map() -> None:
+    """Issue 10, item 2: one group at 9999 once grew the public map for everyone. Content
+    outside the bounds (the campaign's, else the box of its hexes) is left out."""
+    world = make_campaign("Bounds")
+    before = render_svg(map_selectors.public_map(campaign=world.campaign))
+    FleetGroup.objects.create(
+        campaign=world.campaign, key="far", power=world.powers[0], col=99, row=99
+    )
+    after = render_svg(map_selectors.public_map(campaign=world.campaign))
+    assert _viewbox(after) == _viewbox(before)
+    # Explicit bounds larger than the hexes' box let content there widen the view.
+    world.campaign.map_cols, world.campaign.map_rows = 99, 99
+    world.campaign.save()
+    wide = render_svg(map_selectors.public_map(campaign=world.campaign))
+    assert _viewbox(wide)[2] > _viewbox(before)[2]
+
+
+def _viewbox(svg: str) -> list[float]:
+    return [float(v) for v in (parse(svg).get("viewBox") or "").split()]
+
+
 def test_pages_need_no_login_for_public_and_are_404_for_others(client: Client) -> None:
     world = make_campaign("Gate")
     add_secrets(world)

@@ -56,6 +56,22 @@ def test_every_engine_order_type_has_a_form_with_the_same_fields() -> None:
             },
         ),
         (
+            "declare_group",
+            {"group": "g1", "hex": "0203", "engages": "vargr, zhodani", "defending": "on"},
+            {
+                "type": "declare_group",
+                "group": "g1",
+                "hex": "0203",
+                "engages": ["vargr", "zhodani"],
+                "defending": True,
+            },
+        ),
+        (
+            "hub_extend",
+            {"hub": "core", "nodes": "0406", "links": "0305-0406"},
+            {"type": "hub_extend", "hub": "core", "nodes": ["0406"], "links": [["0305", "0406"]]},
+        ),
+        (
             "hub_maintain",
             {"hub": "core", "close": "on"},
             {"type": "hub_maintain", "hub": "core", "close": True},

@@ -42,7 +42,7 @@ def _after(target: Any, name: str) -> Any:
 
 FAULTS = {
     # after the new state is written
-    "write_state": (services, "write_state"),
+    "save_state": (services, "save_state"),
     # after the ledger lines (COPY) are in
     "insert_ledger": (services, "insert_ledger"),
     # after the round record and the market history

@@ -45,14 +45,14 @@ def test_f4_a_lost_enqueue_is_logged_not_a_5xx(
 
 def test_f6_a_poison_pill_fails_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     bad, *good = (make_campaign(f"c{i}") for i in range(4))
-    real_write = services.write_state
+    real_write = services.save_state
 
     def write(campaign, state):  # type: ignore[no-untyped-def]
         if campaign.pk == bad.campaign.pk:
             raise RuntimeError("poison")
         return real_write(campaign, state)
 
-    monkeypatch.setattr(services, "write_state", write)
+    monkeypatch.setattr(services, "save_state", write)
     for world in (bad, *good):
         for power in world.powers:
             services.submit_sheet(power=power, actor="t")

@@ -111,7 +111,7 @@ def test_failure_returns_to_open_then_fails_after_three_attempts(
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("adjudicator exploded")
 
-    monkeypatch.setattr(services, "write_state", boom)
+    monkeypatch.setattr(services, "save_state", boom)
     for attempt in (1, 2, 3):
         assert not services.resolve_round(round_id=rnd.pk)
         rnd.refresh_from_db()
@@ -277,9 +277,16 @@ def test_statements_show_a_power_its_own_events_only(client) -> None:  # type: i
     record = RoundRecord.objects.get(round__campaign=world.campaign, round__number=1)
     sale = next(e for e in record.events if "sells 3 ore" in e["text"])
     assert sale["powers"] == ["p0"]
+    # Structured (issue 12): a kind and its ids and numbers; the page words it with names.
+    assert sale["kind"] == "market.sold"
+    assert {k: sale["data"][k] for k in ("power", "amount", "resource")} == {
+        "power": "p0",
+        "amount": 3,
+        "resource": "ore",
+    }
     client.force_login(world.users[0])
     mine = client.get(reverse("report", args=[world.campaign.pk, "p0", 1])).content.decode()
-    assert "p0 sells 3 ore" in mine
+    assert "Power 0 sells 3 ore" in mine
     client.force_login(world.users[1])
     theirs = client.get(reverse("report", args=[world.campaign.pk, "p1", 1])).content.decode()
     assert "sells 3 ore" not in theirs

@@ -13,6 +13,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
+from economy.snapshot import export_state
 from powers import map_selectors
 from powers.admin_import import import_sector_action
 from powers.maps import render_svg
@@ -85,6 +86,7 @@ def test_tab_import_creates_hexes_and_neutral_systems(tmp_path: Path) -> None:
     assert report.created == world_lines - len(report.skipped) == 3
     assert report.updated == 0 and report.hexes_created == 3
     campaign = Campaign.objects.get(name="Imported")
+    assert (campaign.map_cols, campaign.map_rows) == (32, 40)  # one sector, not its worlds' box
     assert campaign.market.count() == 3  # set up like any campaign (R-6.2)
     systems = {s.key: s for s in StarSystem.objects.filter(campaign=campaign).select_related("hex")}
     assert set(systems) == {"testsec-1910", "testsec-0101", "testsec-3240"}
@@ -138,6 +140,10 @@ def test_multi_sector_numbering_from_top_left(tmp_path: Path) -> None:
         for s in StarSystem.objects.filter(campaign__name="Block").select_related("hex")
     }
     assert where == {"west-0101": "0101", "east-0101": "3301", "sout-3240": "6480"}
+    # Two sectors across, two down: the map bounds follow (contracts §1 map.size).
+    campaign = Campaign.objects.get(name="Block")
+    assert (campaign.map_cols, campaign.map_rows) == (64, 80)
+    assert export_state(campaign)["map"]["size"] == {"cols": 64, "rows": 80}
 
 
 def test_multi_sector_refusals(tmp_path: Path) -> None:

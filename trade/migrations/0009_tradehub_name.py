@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("trade", "0007_campaign_scoped_fks_trade_between_powers"),
+        ("trade", "0008_hub_losses_and_waiting_shipments"),
     ]
 
     operations = [

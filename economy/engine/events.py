@@ -1,0 +1,122 @@
+"""What happened in a round, as data: each event is a ``kind`` and the ids and numbers it
+concerns (contracts §1 result ``events[]``: ``kind``, ``data``, and ``text`` for compatibility).
+
+The engine never words an event for players: the shell renders ``kind`` + ``data`` with names
+(``economy/events.py``). ``TEXTS`` gives each kind its plain contract ``text``, made from the same
+data. Adding a kind is one line here and one line in the shell's table.
+
+Data keys name what they hold, so the shell knows which ids to turn into names: ``system``,
+``power`` (and ``holder``, ``captor``, ``sender``, ``receiver``, ``acting``), ``hub``, ``group``,
+``carrier``, ``source``/``dest`` (a hub or a system), ``shipment``, ``agreement``, ``motion``;
+hexes are ``hex``/``centre``/``members``/``dropped``; everything else is a number or a word.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Data = Mapping[str, Any]
+
+
+class EventFormatter(string.Formatter):
+    """``{x!j}`` joins a list with commas; ``{x!n}`` writes ``None`` as "nobody"."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "j":
+            return ", ".join(str(v) for v in value)
+        if conversion == "n":
+            return "nobody" if value is None else value
+        return super().convert_field(value, conversion)
+
+
+FORMAT = EventFormatter()
+
+
+def _declared(d: Data) -> str:
+    text = f"{d['group']} declared at {d['hex']}: {d['order']}, {d['status']}"
+    if d.get("engages"):
+        text += f", engages {', '.join(d['engages'])}"
+    return text + (", defending" if d.get("defending") else "")
+
+
+def _reverted(d: Data) -> str:
+    text = f"{d['system']} reverts to {d['type']} ({d['why']})"
+    return text + (f": LR {d['before']} -> {d['after']}" if d["before"] != d["after"] else "")
+
+
+def _motion(d: Data) -> str:
+    verdict = f"passed: {d['effect']}" if d["passed"] else "failed"
+    return f"motion {d['motion']} ({d['motion_kind']}) {verdict}; {d['reason']}"
+
+
+def _distributed(d: Data) -> str:
+    shares = ", ".join(f"{s['hex']} {s['ore']} ore {s['bio']} bio" for s in d["shares"])
+    return f"hub {d['hub']} distributed by hand: {shares}"
+
+
+#: kind -> the contract's plain ``text``: a template over the event's data, or a function of it.
+TEXTS: dict[str, str | Callable[[Data], str]] = {
+    "fleet.declared": _declared,
+    "fleet.no_maintain_orbit": (
+        "{group} ({group_kind}, no troops or diplomat) may not hold Maintain Orbit:"
+        " no effect (R-3.4)"
+    ),
+    "loyalty.changed": "{system} loyalty {before} -> {after} ({why})",
+    "loyalty.lost": "{system} lost by {holder}: now neutral",
+    "loyalty.claimed": "{system} loyalty 0 -> {after} towards {power} (R-3.4c claim)",
+    "loyalty.contested": (
+        "{system} stays neutral: {acting!j} all act there, so nobody gains"
+        " and troops sent there are spent (R-3.4c)"
+    ),
+    "loyalty.converted": "{system} converted by {power} with {troops} troops: LR {after}",
+    "troops.landed": "{power} lands {troops} troops on {system}",
+    "troops.invaders_destroyed": "{power} troops destroy {troops} invading troops on {system}",
+    "troops.home_defence": "{power} destroys {troops} invading troops on {system}",
+    "troops.partly_recruited": "{carrier} has troop space for {made}: {rest} PL not converted",
+    "hub.node_lost": (
+        "hub {hub} loses node {hex}: {ore} ore, {bio} bio captured by {captor!n} -> {where}"
+    ),
+    "hub.back_in_hand": "hub {hub}: {members!j} back in hand, holding shares again (R-4.6a)",
+    "hub.distributed": _distributed,
+    "hub.set_up": "{power} sets up hub {hub} at {centre} ({nodes} nodes)",
+    "hub.extended": "{power} extends hub {hub}: {nodes} nodes, {links} links",
+    "hub.dropped": "hub {hub} drops nodes {dropped}; keeps {links} links",
+    "hub.gone": "hub {hub} is gone: {why}",
+    "guild.fee_unpaid": "hub {hub}: guild fee unpaid, membership ends (R-5.3)",
+    "guild.left": "hub {hub} leaves the guild after paying this round's fee (R-5.3a)",
+    "guild.joined": "hub {hub} joins the guild: fee due from round {from_round}",
+    "production.conscripted": "{system} conscripts: LR {before} -> {after}",
+    "shipment.sent": "{shipment}: {amount} {resource} {source} -> {dest}, arrives {arrives}",
+    "shipment.waits": "shipment {shipment} waits for the centre of {hub}",
+    "shipment.stranded": (
+        "shipment {shipment} waits for a guild hub holding one of {members!j} (R-5.4a)"
+    ),
+    "shipment.lost": "shipment {shipment} lost: {why}",
+    "market.sold": "{power} sells {amount} {resource} for {gain} {bought} (round {round})",
+    "agreement.leg_dispatched": (
+        "agreement {agreement}: {shipment} {amount} {resource} {sender} -> {receiver},"
+        " arrives {arrives}"
+    ),
+    "agreement.leg_failed": (
+        "agreement {agreement}: leg {sender} -> {receiver} ({amount} {resource}) failed: {why}"
+    ),
+    "primary.reverted": _reverted,
+    "primary.designated": "{system} becomes a Primary of {power} from next round",
+    "primary.homeworld": "{system} nominated Homeworld of {power}",
+    "project.started": "{system} shifts {pct}% of {source} to {target} from next round",
+    "project.stopped": "{system} planetary project stopped",
+    "un.market_report": "Common Market Report of round {round}",
+    "un.motion": _motion,
+}
+
+
+def fill(template: str | Callable[[Data], str], data: Data) -> str:
+    """A template (or a function) of an event's data, in words."""
+    return template(data) if callable(template) else FORMAT.vformat(template, (), data)
+
+
+def text_of(kind: str, data: Data) -> str:
+    """The contract's plain text of an event (contracts §1 ``events[].text``)."""
+    return fill(TEXTS[kind], data)

@@ -1,0 +1,151 @@
+"""Round events in words, with names (the engine gives ``kind`` + ``data``; see
+``economy/engine/events.py``). ``WORDS`` has one line per kind; ids in the data become names by
+the role their key names (``ROLES``). An event of a kind without words (an old round record)
+falls back to its contract ``text``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from economy.engine.events import Data, fill
+from powers.models import EngageStatus, StandingOrder
+
+
+def _reverted(d: Data) -> str:
+    lowered = f": loyalty {d['before']} → {d['after']}" if d["before"] != d["after"] else ""
+    return f"{d['system']} reverts to {d['type']} ({d['why']}){lowered}"
+
+
+def _motion(d: Data) -> str:
+    outcome = f"passed — {d['effect']}" if d["passed"] else "failed"
+    return f"UN motion {d['motion']} ({d['motion_kind']}): {outcome}; {d['reason']}"
+
+
+#: kind -> what a player reads: a template over the event's data (ids already turned into
+#: names), or a function of it.
+WORDS: dict[str, str | Callable[[Data], str]] = {
+    "fleet.declared": "{group} declared at {hex}: {order}, {status}",
+    "fleet.no_maintain_orbit": (
+        "{group} may not hold Maintain Orbit (no troops or diplomat aboard): it has no effect"
+    ),
+    "loyalty.changed": "{system} loyalty {before} → {after} ({why})",
+    "loyalty.lost": "{system} is lost by {holder}: it is neutral now",
+    "loyalty.claimed": "{power} claims {system}: loyalty {after}",
+    "loyalty.contested": (
+        "{system} stays neutral: {acting!j} all acted there, so nobody gains and troops sent"
+        " there are spent"
+    ),
+    "loyalty.converted": "{power} converts {system} with {troops} troops: loyalty {after}",
+    "troops.landed": "{power} lands {troops} troops on {system}",
+    "troops.invaders_destroyed": "{power}'s troops destroy {troops} invading troops on {system}",
+    "troops.home_defence": "{power}'s home defence destroys {troops} invading troops on {system}",
+    "troops.partly_recruited": "{carrier} had troop space for {made}: {rest} PL not converted",
+    "hub.node_lost": "Hub {hub} loses {hex}: {ore} Ore and {bio} Bio captured by {captor!n}",
+    "hub.back_in_hand": "Hub {hub}: {members!j} back in hand, holding shares again",
+    "hub.distributed": "Hub {hub}'s pool distributed by hand",
+    "hub.set_up": "Hub {hub} set up at {centre} with {nodes} nodes",
+    "hub.extended": "Hub {hub} extended: {nodes} nodes and {links} links added",
+    "hub.dropped": "Hub {hub} drops {dropped!j} and keeps {links} links",
+    "hub.gone": "Hub {hub} is gone: {why}",
+    "guild.fee_unpaid": "Hub {hub}: the guild fee was not paid, so its membership ends",
+    "guild.left": "Hub {hub} leaves the guild after paying this round's fee",
+    "guild.joined": "Hub {hub} joins the guild; the fee is due from round {from_round}",
+    "production.conscripted": "{system} conscripts: loyalty {before} → {after}",
+    "shipment.sent": "{amount} {resource} sent from {source} to {dest}, arriving round {arrives}",
+    "shipment.waits": "Shipment {shipment} waits for the centre of hub {hub}",
+    "shipment.stranded": "Shipment {shipment} waits for a guild hub holding {members!j}",
+    "shipment.lost": "Shipment {shipment} is lost: {why}",
+    "market.sold": "{power} sells {amount} {resource} for {gain} {bought}",
+    "agreement.leg_dispatched": (
+        "Agreement {agreement}: {sender} dispatches {amount} {resource} to {receiver},"
+        " arriving in round {arrives}"
+    ),
+    "agreement.leg_failed": (
+        "Agreement {agreement}: {sender}'s {amount} {resource} to {receiver} failed: {why}"
+    ),
+    "primary.reverted": _reverted,
+    "primary.designated": "{system} becomes a Primary of {power} from next round",
+    "primary.homeworld": "{system} is now the Homeworld of {power}",
+    "project.started": "{system} shifts {pct}% of its {source} to {target} from next round",
+    "project.stopped": "{system}'s planetary project stops",
+    "un.market_report": "Common Market Report of round {round}",
+    "un.motion": _motion,
+}
+
+#: data key -> which names an id in it is looked up in.
+ROLES: dict[str, str] = {
+    "system": "systems",
+    "power": "powers",
+    "holder": "powers",
+    "captor": "powers",
+    "sender": "powers",
+    "receiver": "powers",
+    "acting": "powers",
+    "hub": "hubs",
+    "group": "groups",
+    "carrier": "carriers",
+    "source": "places",
+    "dest": "places",
+    "order": "orders",
+    "status": "statuses",
+}
+
+ORDERS = dict(StandingOrder.choices)
+STATUSES = dict(EngageStatus.choices)
+
+
+@dataclass
+class Names:
+    """Names for the ids a reader may meet in its events."""
+
+    systems: dict[str, str] = field(default_factory=dict)
+    powers: dict[str, str] = field(default_factory=dict)
+    hubs: dict[str, str] = field(default_factory=dict)
+    groups: dict[str, str] = field(default_factory=dict)
+    statics: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of_state(cls, state: Mapping[str, Any], powers: Mapping[str, str]) -> Names:
+        """From a contract state (systems' names and hexes) and the powers' names."""
+        return cls(
+            systems={s["id"]: f"{s['name']} ({s['hex']})" for s in state.get("systems", [])},
+            powers=dict(powers),
+            hubs={h["id"]: h["id"] for h in state.get("hubs", [])},
+            groups={g["id"]: g["id"] for g in state.get("groups", [])},
+            statics={s["id"]: s["id"] for s in state.get("statics", [])},
+        )
+
+    def render(self, key: str, value: Any) -> Any:
+        role = ROLES.get(key)
+        if role is None or value is None:
+            return value
+        if isinstance(value, list):
+            return [self.render(key, v) for v in value]
+        table = {
+            "systems": self.systems,
+            "powers": self.powers,
+            "hubs": self.hubs,
+            "groups": self.groups,
+            "carriers": {**self.statics, **self.groups},
+            "places": {**self.systems, **{k: f"hub {v}" for k, v in self.hubs.items()}},
+            "orders": ORDERS,
+            "statuses": STATUSES,
+        }[role]
+        return table.get(value, value)
+
+
+def describe(event: Mapping[str, Any], names: Names) -> str:
+    """An event in words (``text`` for a record written before events had a kind)."""
+    kind = event.get("kind")
+    if kind not in WORDS:
+        return str(event.get("text", ""))
+    data = {k: names.render(k, v) for k, v in event.get("data", {}).items()}
+    return fill(WORDS[kind], data)
+
+
+def in_words(events: Iterable[Mapping[str, Any]], names: Names) -> list[dict[str, Any]]:
+    """Each event with its ``words`` added."""
+    return [{**e, "words": describe(e, names)} for e in events]
