@@ -1,7 +1,7 @@
 """T-6 path choice and T-7 leg totals on small hand-drawn maps the tests write themselves.
 
 Hex distances in the comments were counted on the odd-q grid (column 1 "up", even columns half
-a hex lower) and are re-checked with powers.hexgrid, an independent implementation.
+a hex lower) and are re-checked with economy.engine.hexgrid, an independent implementation.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from powers.hexgrid import Hex, distance
+from economy.engine.hexgrid import Hex, distance
 from trade.routes import RouteMap, RouteSettings, map_routes, mapper
 
 from .helpers import BIG, STONE, row, write_sector

@@ -13,7 +13,7 @@ import heapq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from powers.hexgrid import Hex, distance
+from economy.engine.hexgrid import Hex, distance
 from trade.routes import PlacedWorld, Placement, RouteSettings, World, map_worlds, world_trade
 from trade.routes.allegiance import AllegianceTable
 from trade.routes.btn import FEEDER, btn, same_polity, trade_credits, wtcm

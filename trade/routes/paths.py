@@ -25,7 +25,7 @@ IntArray = NDArray[np.int64]
 def cube(x: IntArray, y: IntArray) -> tuple[IntArray, IntArray]:
     """T-1 odd-q absolute hex (x = column, y = row) -> cube (q, r); the third axis is -q-r.
 
-    Column 1 is an "up" column and even columns sit half a hex lower, as in powers.hexgrid;
+    Column 1 is an "up" column and even columns sit half a hex lower, as in economy.engine.hexgrid;
     ``& 1`` on numpy ints is two's complement, so negative sector coordinates work.
     """
     c = x - 1
