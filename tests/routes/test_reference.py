@@ -12,7 +12,6 @@ are compared exactly.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
 from fractions import Fraction as F
 
 from hypothesis import given, settings
@@ -134,23 +133,30 @@ maps = st.lists(
     unique_by=lambda t: (t[0], t[1]),
 )
 
-Key = tuple[int, ...]
 
-
-def _search(nodes, src, step: Callable, key: Callable, through: Callable):  # type: ignore[no-untyped-def, type-arg]
-    """Dijkstra with tuple keys: ``key(k, u, v, d)`` extends a path's key by the jump u -> v of
-    d parsecs; ``through(u)`` says whether a path may continue from u (u is not the source)."""
-    best = {src: key(None, src, src, 0)}
-    heap = [(best[src], src)]
+def _search(nodes, xboat, src, reach: int, jumps_first: bool, avoid: bool):  # type: ignore[no-untyped-def]
+    """Dijkstra with tuple keys from ``src``: (parsecs, jumps, bad waypoints) or, with
+    ``jumps_first``, (jumps, parsecs, bad waypoints), over jumps up to ``reach`` parsecs and the
+    X-boat links. A waypoint is a world a path goes through (neither end); with ``avoid`` a
+    path never goes through a bad one (T-6a P1)."""
+    best = {src: (0, 0, 0)}
+    heap = [((0, 0, 0), src)]
     while heap:
-        k, u = heapq.heappop(heap)
-        if best.get(u) != k or (u != src and not through(u)):
+        key, u = heapq.heappop(heap)
+        if best.get(u) != key:
+            continue
+        through_bad = u != src and nodes[u]["bad"]
+        if avoid and through_bad:
             continue
         for v in nodes:
             d = distance(Hex(*u), Hex(*v))
-            if v == u or not step(u, v, d):
+            if v == u or not (d <= reach or frozenset((u, v)) in xboat):
                 continue
-            cand = key(k, u, v, d)
+            jumps, parsecs, bad = (
+                (key[0], key[1], key[2]) if jumps_first else (key[1], key[0], key[2])
+            )
+            jumps, parsecs, bad = jumps + 1, parsecs + d, bad + int(through_bad)
+            cand = (jumps, parsecs, bad) if jumps_first else (parsecs, jumps, bad)
             if v not in best or cand < best[v]:
                 best[v] = cand
                 heapq.heappush(heap, (cand, v))
@@ -172,41 +178,21 @@ def reference(placed: list[PlacedWorld], xboat: set[frozenset], min_btn: F, cap:
             "id": p.world.id,
         }
     feeder = F(9)
-
-    def jumps_up_to(reach: int):  # type: ignore[no-untyped-def]
-        return lambda u, v, d: d <= reach or frozenset((u, v)) in xboat
-
-    def waypoint(src):  # type: ignore[no-untyped-def]
-        return lambda k, u, v, d: int(u != src and nodes[u]["bad"])
-
     pairs = {}
     keys = sorted(nodes)
     for i, a in enumerate(keys):
-        bad_w = waypoint(a)
-        p0 = _search(  # T-6a P0: (parsecs, jumps, bad waypoints)
-            nodes, a, jumps_up_to(2),
-            lambda k, u, v, d: (0, 0, 0) if k is None else (k[0] + d, k[1] + 1, k[2] + bad_w(k, u, v, d)),
-            lambda u: True,
-        )  # fmt: skip
-        p1 = _search(  # T-6a P1: (parsecs, jumps) through good worlds only
-            nodes, a, jumps_up_to(2),
-            lambda k, u, v, d: (0, 0) if k is None else (k[0] + d, k[1] + 1),
-            lambda u: not nodes[u]["bad"],
-        )  # fmt: skip
-        p3 = _search(  # T-6c: (jumps, parsecs, bad waypoints) with jump-3 legs
-            nodes, a, jumps_up_to(3),
-            lambda k, u, v, d: (0, 0, 0) if k is None else (k[0] + 1, k[1] + d, k[2] + bad_w(k, u, v, d)),
-            lambda u: True,
-        )  # fmt: skip
+        p0 = _search(nodes, xboat, a, 2, jumps_first=False, avoid=False)  # T-6a P0
+        p1 = _search(nodes, xboat, a, 2, jumps_first=False, avoid=True)  # T-6a P1
+        p3 = _search(nodes, xboat, a, 3, jumps_first=True, avoid=False)  # T-6c
         for b in keys[i + 1 :]:
             na, nb = nodes[a], nodes[b]
             value = None
             if b in p0:
                 parsecs, jumps = p0[b][0], p0[b][1]
-                if b in p1 and p1[b][1] <= jumps:
-                    parsecs, jumps = p1[b]
+                if b in p1 and p1[b][1] <= jumps:  # P1 when it has no more jumps
+                    parsecs, jumps = p1[b][0], p1[b][1]
                 value = ref_btn(na, nb, parsecs, cap)
-                if value >= feeder and b in p3 and p3[b][0] < jumps:
+                if value >= feeder and b in p3 and p3[b][0] < jumps:  # T-6: jump-3 saves a jump
                     jumps, parsecs = p3[b][0], p3[b][1]
                     value = ref_btn(na, nb, parsecs, cap)
             elif b in p3:  # T-6b: only jump-3 legs join them
