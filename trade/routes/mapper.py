@@ -109,6 +109,7 @@ class RouteMap:
     anomalies: tuple[SkippedLine, ...] = ()
     malformed: tuple[SkippedLine, ...] = ()
     sectors: tuple[tuple[str, int, int], ...] = field(default_factory=tuple)
+    subsectors: tuple[tuple[int, int, str, str], ...] = ()  # sector X, Y, letter A-P, name
 
     def legs_by_class(self) -> dict[str, int]:
         """Route legs per class (minor ... super) for summaries."""
@@ -206,7 +207,13 @@ def map_routes(
     table = allegiances if allegiances is not None else _find_allegiances(files)
     result = map_worlds(placement, settings, allegiances=table, progress=progress)
     sectors = tuple((f.name, *(f.position or (0, 0))) for f in files)
-    return replace(result, sectors=sectors)
+    subsectors = tuple(
+        (*(f.position or (0, 0)), letter, name)
+        for f in files
+        for letter, name in sorted(f.subsectors.items())
+        if len(letter) == 1 and "A" <= letter <= "P" and name
+    )
+    return replace(result, sectors=sectors, subsectors=subsectors)
 
 
 # --- mapping ----------------------------------------------------------------------------------
