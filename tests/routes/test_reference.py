@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 from fractions import Fraction as F
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from powers.hexgrid import Hex, distance
@@ -213,7 +213,24 @@ def ref_trade(value: F) -> int:
     return 10**whole * (5 if value - whole else 1)
 
 
+# T-6a beyond a source's reach: 0203 and 0206 (WTN 3.5 each, WTCM 0: 7, cap 8) have P0 of 5 pc
+# in 3 jumps through the Amber 0306 (7 - 1 = 6, it would trade), but P1 is 6 pc in 3 jumps, so
+# the pair takes it: 7 - 1.5 = 5.5, no trade. A WTN-3.5 source's trade reaches only 5 pc, so the
+# mapper must search past its reach to see that P1 (batch._clean_choice).
+FAR_CLEAN_PATH = [
+    (4, 1, "C769777-3", "", "ImDd"),
+    (3, 1, "C769777-3", "A", "ImDd"),
+    (4, 4, "A000000-0", "", "ImDd"),
+    (1, 4, "A000000-0", "A", "ImDd"),
+    (2, 3, "C769777-3", "A", "ImDd"),
+    (3, 6, "C769777-3", "A", "ImDd"),
+    (4, 6, "A000000-0", "", "ImDd"),
+    (2, 6, "C769777-3", "", "ImDd"),
+]
+
+
 @settings(max_examples=80, deadline=None)
+@example(FAR_CLEAN_PATH, set(), ("2wtn+1", 6))
 @given(
     maps,
     st.sets(st.tuples(st.integers(0, 23), st.integers(0, 23)), max_size=4),
