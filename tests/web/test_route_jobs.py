@@ -71,6 +71,7 @@ def test_upload_creates_a_cached_job_that_the_task_maps(player: Client) -> None:
         "<object" not in page and '<svg xmlns="http://www.w3.org/2000/svg" class="routemap"' in page
     )
     assert 'class="routemap-legend"' in page and "?download=1" in page
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)" in page
     svg = player.get(reverse("route-svg", args=[job.input_hash]))
     assert svg["Content-Type"] == "image/svg+xml"
     assert "default-src 'none'" in svg["Content-Security-Policy"]
