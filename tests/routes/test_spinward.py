@@ -1,6 +1,7 @@
 """Amended rules on real pairs of Spinward Marches (T-5a, T-6a, T-6c), read from
 ../shared/data/sectors (never copied into the project). The arithmetic is worked by hand from the
-rows of the file; hex distances are checked with economy.engine.hexgrid, an independent implementation.
+rows of the file; hex distances are checked with economy.engine.hexgrid, an independent
+implementation.
 "Bad" is an Amber zone or a class II-or-worse (D, E, X) port; none of these paths uses an X-boat
 route."""
 
