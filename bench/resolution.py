@@ -31,8 +31,9 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from bench.engine import build  # noqa: E402
 from economy import services  # noqa: E402
 from economy.engine.codec import dump_state, parse_state  # noqa: E402
+from economy.engine.rules import max_loyalty  # noqa: E402
 from economy.models import Order, OrderSheet, Round  # noqa: E402
-from economy.snapshot import export_state, write_state  # noqa: E402
+from economy.snapshot import load_state, save_state  # noqa: E402
 from powers import services as power_services  # noqa: E402
 from powers.models import Campaign, Power  # noqa: E402
 
@@ -56,9 +57,6 @@ def timed(label: str, fn):  # type: ignore[no-untyped-def]
     return out
 
 
-MAX_LR = {"homeworld": 30, "primary": 20, "standard": 15, "basic": 10}
-
-
 def storable(state: dict) -> dict:  # type: ignore[type-arg]
     """The engine benchmark's random state, bent to what the database accepts: LR within the
     type's maximum, one homeworld per power, a hex in one hub only (its links dropped too)."""
@@ -69,7 +67,7 @@ def storable(state: dict) -> dict:  # type: ignore[type-arg]
                 s["type"] = "primary"
             else:
                 homeworld_of.add(s["holder"])
-        s["loyalty"] = min(s["loyalty"], MAX_LR[s["type"]]) if s["holder"] else 0
+        s["loyalty"] = min(s["loyalty"], max_loyalty(s["type"])) if s["holder"] else 0
     taken: set[str] = set()
     for hub in state["hubs"]:
         hub["nodes"] = [n for n in hub["nodes"] if n not in taken and n != hub["centre"]]
@@ -89,7 +87,7 @@ def main(n_systems: int = 5000) -> None:
     )
     with transaction.atomic():
         campaign = Campaign.objects.create(name="bench", seed=state.seed)
-        write_state(campaign, dump_state(state))
+        save_state(campaign, state)
         power_services.setup_campaign(campaign=campaign)
         rnd = Round.objects.get(campaign=campaign, status="open")
         powers = {p.key: p for p in Power.objects.filter(campaign=campaign)}
@@ -102,8 +100,7 @@ def main(n_systems: int = 5000) -> None:
             for power, i, payload in sheets
         )
     print("shell, step by step:")
-    start = timed("load (export_state)", lambda: export_state(campaign))
-    parsed = parse_state(start)
+    parsed = timed("load (load_state)", lambda: load_state(campaign))
     inputs = services.round_inputs(rnd)
     result = timed(
         "resolve (engine)",
@@ -112,10 +109,10 @@ def main(n_systems: int = 5000) -> None:
 
     def save() -> None:
         with transaction.atomic():
-            write_state(campaign, dump_state(result.state))
+            save_state(campaign, result.state)
             transaction.set_rollback(True)
 
-    timed("save (write_state)", save)
+    timed("save (save_state)", save)
     print("the whole resolution service (claim, load, resolve, save, ledger, next round):")
     timed("services.resolve_round", lambda: services.resolve_round(round_id=rnd.pk))
     rnd.refresh_from_db()

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
+from economy.engine.hexgrid import Hex
 from economy.engine.rules import map_bounds
-from powers.hexgrid import Hex
 from powers.maps import (
     HEX_TYPE_LABELS,
     TRAVELLER_NOTICE,

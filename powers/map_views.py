@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from economy.engine.hexgrid import Hex
 from powers import map_selectors
 from powers.access import access_power_for_user
-from powers.hexgrid import Hex
 from powers.maps import MapData, render_svg
 from powers.models import Campaign, Power
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
 
-from powers.hexgrid import SQRT3, Hex, centre_px, lattice_px, outline_loops, within
+from economy.engine.hexgrid import SQRT3, Hex, centre_px, lattice_px, outline_loops, within
 
 HEX_SIZE = 24  # circumradius in px
 MARGIN = 1  # hexes of deep space drawn around the content

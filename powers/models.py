@@ -9,7 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import Q
 
-from economy.engine.rules import map_bounds
+from economy.engine.rules import map_bounds, max_loyalty
 from economy.engine.validate import hex_problem
 from powers.db import CampaignScoped, hex_code, key_validator, scoped_unique_id
 
@@ -196,14 +196,6 @@ class SystemType(models.TextChoices):
     BASIC = "basic", "Basic"
 
 
-#: R-3.2: maximum loyalty rating by system type.
-MAX_LOYALTY = {
-    SystemType.HOMEWORLD: 30,
-    SystemType.PRIMARY: 20,
-    SystemType.STANDARD: 15,
-    SystemType.BASIC: 10,
-}
-
 EHEX = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # Traveller extended hex (no I, no O)
 #: The UWP's digits after the starport, in order (the tech level follows the dash).
 UWP_DIGITS = ("size", "atmosphere", "hydrographics", "population", "government", "law")
@@ -291,11 +283,11 @@ class StarSystem(CampaignScoped):
                 violation_error_message="This power already has a homeworld (Resource §1.1).",
             ),
             models.CheckConstraint(
-                condition=(
-                    Q(system_type=SystemType.HOMEWORLD, loyalty__lte=30)
-                    | Q(system_type=SystemType.PRIMARY, loyalty__lte=20)
-                    | Q(system_type=SystemType.STANDARD, loyalty__lte=15)
-                    | Q(system_type=SystemType.BASIC, loyalty__lte=10)
+                condition=(  # the engine's rule, as a database backstop
+                    Q(system_type=SystemType.HOMEWORLD, loyalty__lte=max_loyalty("homeworld"))
+                    | Q(system_type=SystemType.PRIMARY, loyalty__lte=max_loyalty("primary"))
+                    | Q(system_type=SystemType.STANDARD, loyalty__lte=max_loyalty("standard"))
+                    | Q(system_type=SystemType.BASIC, loyalty__lte=max_loyalty("basic"))
                 ),
                 name="starsystem_loyalty_within_type_max",
                 violation_error_message=(
@@ -332,7 +324,7 @@ class StarSystem(CampaignScoped):
 
     @property
     def max_loyalty(self) -> int:
-        return MAX_LOYALTY[SystemType(self.system_type)]
+        return max_loyalty(self.system_type)
 
     @property
     def uwp(self) -> str:

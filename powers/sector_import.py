@@ -20,10 +20,10 @@ from pathlib import Path
 from django.db import transaction
 from django.utils.text import slugify
 
+from economy.engine.rules import max_loyalty
 from powers import services
 from powers.db import bulk_update
 from powers.models import (
-    MAX_LOYALTY,
     WORLD_STATISTICS,
     Campaign,
     HexType,
@@ -234,7 +234,7 @@ def _apply(system: StarSystem, world: World, hexagon: MapHex) -> None:
     # choices, and a type whose maximum is below the system's LR is kept rather than break it.
     if system.system_type in (SystemType.STANDARD, SystemType.BASIC, ""):
         new_type = system_type_for(rates.pl)
-        if system.loyalty <= MAX_LOYALTY[new_type]:
+        if system.loyalty <= max_loyalty(new_type):
             system.system_type = new_type
     system.starport = world.starport[:1]
     system.size = world.size

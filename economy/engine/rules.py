@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from powers.hexgrid import Hex, bounding_size, distance
+from .hexgrid import Hex, bounding_size, distance
 
 STANDARD_PL = 15  # Resource §1.1: Standard needs a PL rate of at least 15
 

@@ -11,9 +11,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from powers.hexgrid import on_map
-
 from .codec import is_hex
+from .hexgrid import on_map
 from .rules import hex_of, map_bounds
 from .state import GROUP_ORDERS, GROUP_STATUSES, Order, State
 

@@ -10,8 +10,7 @@ import random
 from collections import defaultdict
 from typing import Any
 
-from powers.hexgrid import within
-
+from .hexgrid import within
 from .ledger import Books
 from .rules import hex_of
 from .state import Group, Hub, Invasion, Order, Power, Shipment, State, Static, System

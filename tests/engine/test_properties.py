@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from economy.engine.codec import dump_state, is_hex, parse_state
+from economy.engine.hexgrid import on_map
 from economy.engine.hub_setup import reachable
 from economy.engine.resolve import resolve
 from economy.engine.rules import hex_of, map_bounds
 from economy.engine.state import State
 from economy.engine.world import World
-from powers.hexgrid import on_map
 
 from .factory import campaign
 

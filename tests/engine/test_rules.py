@@ -6,13 +6,13 @@ from decimal import Decimal
 
 from economy.engine import rules
 from economy.engine.codec import dump_state
+from economy.engine.hexgrid import Hex, bounding_size, on_map
 from economy.engine.market import received
 from economy.engine.production import system_output
 from economy.engine.projects import setup_cost
 from economy.engine.resolve import round_rng
 from economy.engine.state import Project, System
 from economy.engine.validate import hex_problem
-from powers.hexgrid import Hex, bounding_size, on_map
 
 from .factory import campaign, find, group, run, static, system
 

@@ -6,7 +6,7 @@ import json
 import xml.etree.ElementTree as ET  # parsing our own output only
 from pathlib import Path
 
-from powers.hexgrid import Hex, distance
+from economy.engine.hexgrid import Hex, distance
 from trade.routes import map_routes, to_dict, to_json, to_svg
 
 from .helpers import BIG, row, write_sector

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("trade", "0008_hub_losses_and_waiting_shipments"),
+        ("trade", "0009_route_job_owner"),
     ]
 
     operations = [

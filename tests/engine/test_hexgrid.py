@@ -3,7 +3,7 @@ are "up", even columns half a hex lower."""
 
 import pytest
 
-from powers.hexgrid import Hex, distance, neighbours, outline, ring, within
+from economy.engine.hexgrid import Hex, distance, neighbours, outline, ring, within
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,7 @@ def test_outline_of_one_hex_and_of_two_neighbours() -> None:
 
 
 def test_corner_lattice_matches_pixel_corners() -> None:
-    from powers.hexgrid import corner_lattice, corners_px, lattice_px
+    from economy.engine.hexgrid import corner_lattice, corners_px, lattice_px
 
     for h in (Hex(1, 1), Hex(2, 1), Hex(7, 12), Hex(32, 40)):
         for i, (x, y) in enumerate(corners_px(h, 10)):
@@ -87,7 +87,7 @@ def test_corner_lattice_matches_pixel_corners() -> None:
 
 
 def test_outline_loops_of_one_hex_a_flower_and_a_ring_with_a_hole() -> None:
-    from powers.hexgrid import corner_lattice, outline_loops
+    from economy.engine.hexgrid import corner_lattice, outline_loops
 
     (single,) = outline_loops([Hex(5, 5)])
     assert sorted(single) == sorted(corner_lattice(Hex(5, 5), i) for i in range(6))
@@ -104,7 +104,7 @@ def test_outline_loops_of_one_hex_a_flower_and_a_ring_with_a_hole() -> None:
 def test_hub_outline_of_rings_around_two_nodes_hides_them() -> None:
     """R-5.8: the union of radius-1 rings around centre 0505 and node 0707 is one loop whose
     corners are all on the outside: no corner of either member hex is inside the outline."""
-    from powers.hexgrid import corner_lattice, outline_loops
+    from economy.engine.hexgrid import corner_lattice, outline_loops
 
     members = [Hex(5, 5), Hex(7, 7)]
     area = {h for m in members for h in within(m, 1)}
@@ -117,7 +117,7 @@ def test_hub_outline_of_rings_around_two_nodes_hides_them() -> None:
 
 @pytest.mark.parametrize("code", ["0101", "0201", "0505", "0606", "1910", "3240", "9999"])
 def test_hex_at_px_inverts_centre_px(code: str) -> None:
-    from powers.hexgrid import centre_px, corners_px, hex_at_px
+    from economy.engine.hexgrid import centre_px, corners_px, hex_at_px
 
     h = Hex.parse(code)
     x, y = centre_px(h, 24)
