@@ -29,12 +29,12 @@ from django.db import connection, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.engine import build  # noqa: E402
+from campaigns import services as power_services  # noqa: E402
 from economy import services  # noqa: E402
 from economy.engine.codec import dump_state, parse_state  # noqa: E402
 from economy.engine.rules import max_loyalty  # noqa: E402
 from economy.models import Order, OrderSheet, Round  # noqa: E402
 from economy.snapshot import load_state, save_state  # noqa: E402
-from powers import services as power_services  # noqa: E402
 from powers.models import Campaign, Power  # noqa: E402
 
 

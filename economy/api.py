@@ -14,7 +14,7 @@ from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import APIException, ErrorDetail, NotFound, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,32 +23,9 @@ from rest_framework.views import APIView
 from economy import selectors, services
 from economy.entry import order_schemas, player_order
 from economy.models import LedgerLine, Order, Round
-from powers.access import power_of_user_in_campaign
+from ftcamp.http import ConflictSerializer
+from powers.access import actor, player_power
 from powers.models import Power
-
-
-class Conflict(APIException):
-    """409: the round takes no more writes; ``open_round`` is the round that does, if any."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "The round no longer takes orders."
-    default_code = "round_not_open"
-
-    def __init__(self, exc: services.RoundNotOpen) -> None:
-        super().__init__(str(exc))
-        # the body as documented (ConflictSerializer): the open round stays a number
-        self.detail = {  # type: ignore[assignment]
-            "detail": ErrorDetail(str(exc), self.default_code),
-            "open_round": getattr(exc, "open_number", None),
-        }
-
-
-class ConflictSerializer(serializers.Serializer):
-    """Why a write was refused with 409, and the round that is open now (null while one is
-    being resolved)."""
-
-    detail = serializers.CharField()
-    open_round = serializers.IntegerField(allow_null=True)
 
 
 class OrderSerializer(serializers.ModelSerializer):
@@ -198,14 +175,6 @@ class StatementSerializer(serializers.Serializer):
         return [line for _, lines in statement.steps for line in lines]
 
 
-def _power(request: Request, campaign_id: int) -> Power:
-    return power_of_user_in_campaign(user=request.user, campaign_id=campaign_id)
-
-
-def _actor(request: Request) -> str:
-    return request.user.get_username()
-
-
 def _sheet_data(power: Power) -> dict[str, Any]:
     rnd = selectors.live_round(power.campaign_id)
     if rnd is None:
@@ -236,7 +205,7 @@ class Rounds(generics.ListAPIView):
     pagination_class = None
 
     def get_queryset(self) -> QuerySet[Round]:
-        power = _power(self.request, self.kwargs["campaign_id"])
+        power = player_power(self.request, self.kwargs["campaign_id"])
         return Round.objects.filter(campaign_id=power.campaign_id).order_by("number")
 
 
@@ -245,27 +214,16 @@ class Sheet(APIView):
 
     @extend_schema(responses=SheetSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
-        return _sheet_response(_power(request, campaign_id))
+        return _sheet_response(player_power(request, campaign_id))
 
 
 WRITE_ERRORS = {400: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT, 409: ConflictSerializer}
 
 
-def _refused(exc: Exception) -> APIException:
-    """A service's refusal as the API answers it."""
-    if isinstance(exc, services.OrderInvalid):
-        return ValidationError(_field_errors(exc.errors))
-    if isinstance(exc, services.RoundNotOpen):
-        return Conflict(exc)
-    if isinstance(exc, services.OrderNotFound):
-        return NotFound("No order at that position.")
-    raise exc
-
-
 class Orders(APIView):
     @extend_schema(responses=OrderSerializer(many=True))
     def get(self, request: Request, campaign_id: int) -> Response:
-        return Response(_sheet_data(_power(request, campaign_id))["orders"])
+        return Response(_sheet_data(player_power(request, campaign_id))["orders"])
 
     @extend_schema(
         request=OrderInput,
@@ -275,29 +233,17 @@ class Orders(APIView):
     def post(self, request: Request, campaign_id: int) -> Response:
         """Append an order. An order that breaks the entry check or a rule is refused with
         400 naming the field, and nothing is written."""
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         payload = OrderInput(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            order = services.add_order(
-                power=power,
-                payload=payload.validated_data,
-                actor=_actor(request),
-                strict=True,
-                round_number=_expected_round(request),
-            )
-        except (services.OrderInvalid, services.RoundNotOpen) as exc:
-            raise _refused(exc) from None
+        order = services.add_order(
+            power=power,
+            payload=payload.validated_data,
+            actor=actor(request),
+            strict=True,
+            round_number=_expected_round(request),
+        )
         return _order_response(power, order, status=status.HTTP_201_CREATED)
-
-
-def _field_errors(errors: list[str]) -> dict[str, list[str]]:
-    """'amount: expected a positive integer' -> {"amount": ["expected a positive integer"]}."""
-    out: dict[str, list[str]] = {}
-    for error in errors:
-        name, _, text = error.partition(": ")
-        out.setdefault(name if text else "order", []).append(text or error)
-    return out
 
 
 class OrderDetail(APIView):
@@ -309,7 +255,7 @@ class OrderDetail(APIView):
 
     @extend_schema(responses=OrderSerializer)
     def get(self, request: Request, campaign_id: int, position: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         return _order_response(power, self._get(power, position))
 
     @extend_schema(
@@ -319,34 +265,28 @@ class OrderDetail(APIView):
     )
     def put(self, request: Request, campaign_id: int, position: int) -> Response:
         """Replace the order at ``position`` (from 0), with the same checks as adding one."""
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         payload = OrderInput(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            order = services.update_order(
-                power=power,
-                position=position,
-                payload=payload.validated_data,
-                actor=_actor(request),
-                strict=True,
-                round_number=_expected_round(request),
-            )
-        except (services.OrderInvalid, services.OrderNotFound, services.RoundNotOpen) as exc:
-            raise _refused(exc) from None
+        order = services.update_order(
+            power=power,
+            position=position,
+            payload=payload.validated_data,
+            actor=actor(request),
+            strict=True,
+            round_number=_expected_round(request),
+        )
         return _order_response(power, order)
 
     @extend_schema(parameters=[IF_MATCH_PARAMETER], responses={204: None, **WRITE_ERRORS})
     def delete(self, request: Request, campaign_id: int, position: int) -> Response:
-        power = _power(request, campaign_id)
-        try:
-            services.remove_order(
-                power=power,
-                position=position,
-                actor=_actor(request),
-                round_number=_expected_round(request),
-            )
-        except (services.OrderNotFound, services.RoundNotOpen) as exc:
-            raise _refused(exc) from None
+        power = player_power(request, campaign_id)
+        services.remove_order(
+            power=power,
+            position=position,
+            actor=actor(request),
+            round_number=_expected_round(request),
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -357,19 +297,16 @@ class MoveOrder(APIView):
         responses={200: SheetSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, campaign_id: int, position: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         move = MoveInput(data=request.data)
         move.is_valid(raise_exception=True)
-        try:
-            services.move_order(
-                power=power,
-                position=position,
-                to=move.validated_data["to"],
-                actor=_actor(request),
-                round_number=_expected_round(request),
-            )
-        except (services.OrderNotFound, services.RoundNotOpen) as exc:
-            raise _refused(exc) from None
+        services.move_order(
+            power=power,
+            position=position,
+            to=move.validated_data["to"],
+            actor=actor(request),
+            round_number=_expected_round(request),
+        )
         return _sheet_response(power)
 
 
@@ -384,15 +321,12 @@ class SubmitSheet(APIView):
         responses={200: SheetSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         expected = _expected_round(request)
-        try:
-            if self.withdraw:
-                services.withdraw_sheet(power=power, actor=_actor(request), round_number=expected)
-            else:
-                services.submit_sheet(power=power, actor=_actor(request), round_number=expected)
-        except services.RoundNotOpen as exc:
-            raise _refused(exc) from None
+        if self.withdraw:
+            services.withdraw_sheet(power=power, actor=actor(request), round_number=expected)
+        else:
+            services.submit_sheet(power=power, actor=actor(request), round_number=expected)
         return _sheet_response(power)
 
 
@@ -401,7 +335,7 @@ class Projection(APIView):
 
     @extend_schema(responses=StatementSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
-        statement = selectors.projected_statement(_power(request, campaign_id))
+        statement = selectors.projected_statement(player_power(request, campaign_id))
         return Response(StatementSerializer(statement).data)
 
 
@@ -410,7 +344,7 @@ class Report(APIView):
 
     @extend_schema(responses=StatementSerializer)
     def get(self, request: Request, campaign_id: int, number: int) -> Response:
-        statement = selectors.round_statement(_power(request, campaign_id), number)
+        statement = selectors.round_statement(player_power(request, campaign_id), number)
         if statement is None:
             raise Http404("That round has not been resolved.")
         return Response(StatementSerializer(statement).data)
@@ -443,7 +377,7 @@ class Ledger(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[LedgerLine]:
-        power = _power(self.request, self.kwargs["campaign_id"])
+        power = player_power(self.request, self.kwargs["campaign_id"])
         params = self.request.query_params
         number = params.get("round", "")
         if number and not number.isdigit():

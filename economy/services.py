@@ -27,7 +27,6 @@ from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
 from economy.engine.validate import Catalog, check_order
 from economy.models import (
-    AuditEvent,
     LedgerLine,
     Order,
     OrderSheet,
@@ -36,87 +35,31 @@ from economy.models import (
     RoundStatus,
     SheetStatus,
 )
+from economy.rounds import audit, audit_power, lock_open_round
 from economy.snapshot import export_state, load_state, save_state, write_state
+from ftcamp.celery import app as celery_app
+from ftcamp.errors import Missing, Refused
 from powers.models import Campaign, CommandBubble, FleetGroup, Power, StarSystem, Static
+from trade import services as trade_services
 from trade.models import Agreement, Motion, RateHistory, Shipment, TradeHub
 
 log = logging.getLogger(__name__)
 
+RESOLVE_TASK = "economy.resolve_round"  # economy/tasks.py
+
 MAX_ATTEMPTS = 3
 
 
-class RoundNotOpen(Exception):
-    """The round no longer takes orders (resolution has started or it is over): HTTP 409."""
-
-
-class RoundOver(RoundNotOpen):
-    """A write meant for a round that is over (a page or client that did not see it resolve):
-    refused, never applied to the next round (issue 10). HTTP 409 with the open round."""
-
-    def __init__(self, number: int, open_number: int) -> None:
-        super().__init__(f"round {number} is over — open round {open_number}")
-        self.number = number
-        self.open_number = open_number
-
-
-class OrderNotFound(Exception):
+class OrderNotFound(Missing):
     """No order at that position on the sheet: HTTP 404."""
 
 
-class OrderInvalid(Exception):
+class OrderInvalid(Refused):
     """The entry check refused an order; nothing was written: HTTP 400. ``errors`` are
     ``field: problem`` strings."""
 
-    def __init__(self, errors: list[str]) -> None:
-        super().__init__("; ".join(errors))
-        self.errors = errors
-
-
-def audit(
-    *,
-    campaign_id: int,
-    action: str,
-    round_number: int | None = None,
-    actor: str = "",
-    **detail: Any,
-) -> None:
-    AuditEvent.objects.create(
-        campaign_id=campaign_id,
-        round_number=round_number,
-        actor=actor,
-        action=action,
-        detail=detail,
-    )
-
-
-def audit_power(power: Power, rnd: Round, actor: str, action: str, **detail: Any) -> None:
-    """An audit row for something a power's player did in an open round."""
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action=action,
-        power=power.key,
-        **detail,
-    )
-
 
 # --- order sheets -------------------------------------------------------------------------
-
-
-def lock_open_round(campaign_id: int, *, expected: int | None = None) -> Round:
-    """The campaign's open round, locked; ``RoundNotOpen`` if there is none, ``RoundOver`` if
-    ``expected`` (the round the writer last saw) is not it."""
-    rnd = (
-        Round.objects.select_for_update()
-        .filter(campaign_id=campaign_id, status=RoundStatus.OPEN)
-        .first()
-    )
-    if rnd is None:
-        raise RoundNotOpen("The round is being resolved; it takes no more orders, trades or votes.")
-    if expected is not None and expected != rnd.number:
-        raise RoundOver(expected, rnd.number)
-    return rnd
 
 
 def _sheet(rnd: Round, power: Power) -> OrderSheet:
@@ -416,11 +359,11 @@ def _powers_not_submitted(rnd: Round) -> list[int]:
 def enqueue_resolution(round_id: int) -> None:
     """Enqueue the resolve task once this transaction commits. A broker failure is logged,
     not raised: the sweep resolves the round anyway (reliability F4)."""
-    from economy.tasks import resolve_round_task
 
     def send() -> None:
         try:
-            resolve_round_task.delay(round_id)
+            # by name: the tasks module calls these services, so they never import it
+            celery_app.tasks[RESOLVE_TASK].delay(round_id)
         except Exception:
             log.exception("could not enqueue resolution of round %s; the sweep will", round_id)
 
@@ -610,9 +553,9 @@ def _resolve_claimed(round_id: int) -> bool:
         rejected=[r.as_json() for r in result.rejected],
         events=[e.as_json() for e in result.events],
     )
-    from trade.services import record_round  # trade's services import this module
-
-    record_round(campaign_id=campaign.pk, round_number=rnd.number, start=start, result=result)
+    trade_services.record_round(
+        campaign_id=campaign.pk, round_number=rnd.number, start=start, result=result
+    )
     now = timezone.now()
     rnd.status = RoundStatus.RESOLVED
     rnd.resolved_at = now

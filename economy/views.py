@@ -11,7 +11,6 @@ from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -22,17 +21,10 @@ from economy import selectors, services
 from economy.entry import player_order
 from economy.models import Round, RoundStatus
 from economy.orderforms import ORDER_TYPES, form_values, payload_from, summary
+from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain, plain_all
-from powers.access import access_power_for_user
+from powers.access import actor, player_view
 from powers.models import Campaign, FleetGroup, Power
-
-
-def _power(request: HttpRequest, campaign_id: int, power_key: str) -> Power:
-    return access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
-
-
-def _actor(request: HttpRequest) -> str:
-    return request.user.get_username()
 
 
 def _sheet_url(power: Power) -> str:
@@ -111,23 +103,25 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
     }
 
 
-def _closed(request: HttpRequest, power: Power, exc: Exception) -> HttpResponse:
+def _closed(request: HttpRequest, power: Power, exc: RoundNotOpen) -> HttpResponse:
     """A write the round no longer takes (being resolved, or over: issue 10): refused with
     409, and the sheet reloads as it is now, with the reason."""
     if request.htmx:
         messages.error(request, str(exc))
-        response = HttpResponse(status=409)
+        response = HttpResponse(status=exc.status)
         response["HX-Refresh"] = "true"
         return response
     return render(
-        request, "economy/orders.html", _sheet_context(power, closed_error=str(exc)), status=409
+        request,
+        "economy/orders.html",
+        _sheet_context(power, closed_error=str(exc)),
+        status=exc.status,
     )
 
 
-@login_required
 @require_GET
-def orders(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def orders(request: HttpRequest, power: Power) -> HttpResponse:
     kind = request.GET.get("type", "")
     ctx = _sheet_context(
         power,
@@ -147,21 +141,19 @@ def _just_resolved(power: Power, number: str) -> int | None:
     return int(number) if done else None
 
 
-@login_required
 @require_GET
-def order_form(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+@player_view
+def order_form(request: HttpRequest, power: Power) -> HttpResponse:
     """The fields of one order type (htmx swaps them in when the type is chosen)."""
-    power = _power(request, campaign_id, power_key)
     kind = request.GET.get("type", "")
     form = _form_context(power, kind, request.GET.dict(), [])
     return render(request, "economy/_order_fields.html", {"form": form, "power": power})
 
 
-@login_required
 @require_POST
-def validate_order(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+@player_view
+def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
     """Validation as the player types: the engine's own entry checks and messages."""
-    power = _power(request, campaign_id, power_key)
     kind = request.POST.get("type", "")
     errors = services.entry_errors(power=power, payload=payload_from(kind, request.POST))
     return render(
@@ -169,10 +161,9 @@ def validate_order(request: HttpRequest, campaign_id: int, power_key: str) -> Ht
     )
 
 
-@login_required
 @require_POST
-def add_order(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def add_order(request: HttpRequest, power: Power) -> HttpResponse:
     kind = request.POST.get("type", "")
     payload = payload_from(kind, request.POST)
     position = request.POST.get("position", "")
@@ -183,17 +174,15 @@ def add_order(request: HttpRequest, campaign_id: int, power_key: str) -> HttpRes
                 power=power,
                 position=int(position),
                 payload=payload,
-                actor=_actor(request),
+                actor=actor(request),
                 round_number=rnd,
             )
         else:
             order = services.add_order(
-                power=power, payload=payload, actor=_actor(request), round_number=rnd
+                power=power, payload=payload, actor=actor(request), round_number=rnd
             )
-    except services.RoundNotOpen as exc:
+    except RoundNotOpen as exc:
         return _closed(request, power, exc)
-    except services.OrderNotFound as exc:
-        raise Http404(str(exc)) from None
     except services.OrderInvalid as exc:
         # Refused (nothing written): the form again with what was typed and why.
         form = _form_context(power, kind, request.POST.dict(), exc.errors)
@@ -213,12 +202,9 @@ def add_order(request: HttpRequest, campaign_id: int, power_key: str) -> HttpRes
     return redirect(_sheet_url(power))
 
 
-@login_required
 @require_GET
-def edit_order(
-    request: HttpRequest, campaign_id: int, power_key: str, position: int
-) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def edit_order(request: HttpRequest, power: Power, position: int) -> HttpResponse:
     order = selectors.order_at(power, position)
     if order is None:
         raise Http404("No such order.")
@@ -234,23 +220,18 @@ def sheet_write(view: Callable[..., int | None]) -> Callable[..., HttpResponse]:
     """A POST that changes the power's sheet through a service: the access gate first, then
     409 if the round is closed, 404 for a missing order, else the refreshed sheet."""
 
-    @login_required
     @require_POST
+    @player_view
     @wraps(view)
-    def wrapper(
-        request: HttpRequest, campaign_id: int, power_key: str, **kwargs: Any
-    ) -> HttpResponse:
-        power = _power(request, campaign_id, power_key)
+    def wrapper(request: HttpRequest, power: Power, **kwargs: Any) -> HttpResponse:
         try:
             resolved = view(request, power, **kwargs)
-        except services.RoundNotOpen as exc:
+        except RoundNotOpen as exc:
             return _closed(request, power, exc)
-        except services.OrderNotFound as exc:
-            raise Http404(str(exc)) from None
         except services.OrderInvalid as exc:
             messages.error(request, "; ".join(plain_all(exc.errors)))
             if request.htmx:
-                response = HttpResponse(status=400)
+                response = HttpResponse(status=exc.status)
                 response["HX-Refresh"] = "true"
                 return response
             return redirect(_sheet_url(power))
@@ -262,7 +243,7 @@ def sheet_write(view: Callable[..., int | None]) -> Callable[..., HttpResponse]:
 @sheet_write
 def remove_order(request: HttpRequest, power: Power, position: int) -> None:
     services.remove_order(
-        power=power, position=position, actor=_actor(request), round_number=_posted_round(request)
+        power=power, position=position, actor=actor(request), round_number=_posted_round(request)
     )
 
 
@@ -275,7 +256,7 @@ def move_order(request: HttpRequest, power: Power, position: int) -> None:
         power=power,
         position=position,
         to=int(to),
-        actor=_actor(request),
+        actor=actor(request),
         round_number=_posted_round(request),
     )
 
@@ -285,7 +266,7 @@ def declare(request: HttpRequest, power: Power, group_key: str) -> None:
     """A fleet group's declaration for the round (R-2), kept as one declare_group order."""
     payload = payload_from("declare_group", {**request.POST.dict(), "group": group_key})
     services.set_declaration(
-        power=power, payload=payload, actor=_actor(request), round_number=_posted_round(request)
+        power=power, payload=payload, actor=actor(request), round_number=_posted_round(request)
     )
 
 
@@ -295,9 +276,9 @@ def submit(request: HttpRequest, power: Power) -> int | None:
     last one and the round is already resolved (in-process tasks, or a quick worker)."""
     number = _posted_round(request)
     if request.POST.get("action") == "withdraw":
-        services.withdraw_sheet(power=power, actor=_actor(request), round_number=number)
+        services.withdraw_sheet(power=power, actor=actor(request), round_number=number)
         return None
-    sheet = services.submit_sheet(power=power, actor=_actor(request), round_number=number)
+    sheet = services.submit_sheet(power=power, actor=actor(request), round_number=number)
     rnd = Round.objects.get(pk=sheet.round_id)
     return rnd.number if rnd.status == RoundStatus.RESOLVED else None
 
@@ -314,10 +295,9 @@ def _after_write(request: HttpRequest, power: Power, resolved: int | None = None
     return redirect(_sheet_url(power))
 
 
-@login_required
 @require_GET
-def projection(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def projection(request: HttpRequest, power: Power) -> HttpResponse:
     statement = selectors.projected_statement(power)
     return render(request, "economy/_statement.html", {"statement": statement, "projected": True})
 
@@ -325,10 +305,9 @@ def projection(request: HttpRequest, campaign_id: int, power_key: str) -> HttpRe
 # --- reports ------------------------------------------------------------------------------
 
 
-@login_required
 @require_GET
-def report(request: HttpRequest, campaign_id: int, power_key: str, number: int) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def report(request: HttpRequest, power: Power, number: int) -> HttpResponse:
     statement = selectors.round_statement(power, number)
     if statement is None:
         raise Http404("That round has not been resolved.")
@@ -361,12 +340,11 @@ def history(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
 
 
-@login_required
 @require_GET
-def ledger_export(request: HttpRequest, campaign_id: int, power_key: str, fmt: str) -> HttpResponse:
+@player_view
+def ledger_export(request: HttpRequest, power: Power, fmt: str) -> HttpResponse:
     """A power's whole ledger as CSV or JSON (its books, for its players only). The URL
     pattern admits only those two formats."""
-    power = _power(request, campaign_id, power_key)
     fields = ["round_number", "step", "where", "resource", "amount", "reason", "rule"]
     rows = selectors.power_ledger(power).values_list(*fields)
     filename = f"ledger-{power.campaign_id}-{power.key}.{fmt}"

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "powers",
     "economy",
     "trade",
+    "campaigns",
 ]
 
 MIDDLEWARE = [
@@ -57,6 +58,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "ftcamp.http.RefusalMiddleware",  # a service's refusal on a page: its status and why
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
@@ -150,6 +152,8 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 100,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # the services' refusals (ftcamp.errors) answered as the pages answer them (ftcamp.http)
+    "EXCEPTION_HANDLER": "ftcamp.http.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "FTCamp API",

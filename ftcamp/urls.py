@@ -16,9 +16,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("ftcamp.api_urls")),
+    path("", include("campaigns.urls")),
     path("", include("powers.urls")),
     path("", include("economy.urls")),
     path("", include("trade.route_urls")),
-    path("", include("powers.map_urls")),
+    path("", include("campaigns.map_urls")),
     path("", include("trade.urls")),
 ]

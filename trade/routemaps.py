@@ -14,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
+from ftcamp.celery import app as celery_app
 from powers.models import UWP_DIGITS, Campaign, StarSystem
 from trade.models import RouteJob
 from trade.routes import (
@@ -32,6 +33,8 @@ from trade.routes import (
 from trade.routes.svg import legend_polities
 
 log = logging.getLogger(__name__)
+
+MAP_TASK = "trade.map_routes"  # trade/tasks.py
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 # New jobs a user may start in an hour (uploads and campaign maps; cached results are free).
@@ -107,10 +110,9 @@ def _job(label: str, inputs: dict[str, Any], *, owner: Any, private: bool) -> Ro
 
 
 def _enqueue(job_id: int) -> None:
-    from trade.tasks import map_routes_task
-
     try:
-        map_routes_task.delay(job_id)
+        # by name: the tasks module calls this one, so it never imports the tasks
+        celery_app.tasks[MAP_TASK].delay(job_id)
     except Exception:
         log.exception("could not enqueue trade-route job %s", job_id)
         RouteJob.objects.filter(pk=job_id).update(

@@ -3,7 +3,7 @@
 Locking: every service locks the campaign's open round row (``select_for_update``) and
 re-checks that it is open, like the order services, so a proposal, an answer, a hub choice,
 a motion or a vote either lands before resolution claims the round (and is resolved with it)
-or is refused with ``economy.services.RoundNotOpen`` (HTTP 409).
+or is refused with ``economy.rounds.RoundNotOpen`` (HTTP 409).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from economy.engine.state import EDGES
 from economy.engine.un import BOUGHT, motion_errors
 from economy.engine.validate import hex_problem
 from economy.models import Round
-from economy.services import audit_power, lock_open_round
+from economy.rounds import audit_power, lock_open_round
+from ftcamp.errors import Forbidden, Refused
 from powers.models import Power
 from trade.models import (
     Agreement,
@@ -37,15 +38,11 @@ MAX_AMOUNT = 1_000_000_000  # what a leg may carry (the column's range, with roo
 MAX_AHEAD = 1_000  # rounds ahead an agreement may be set
 
 
-class TradeError(Exception):
+class TradeError(Refused):
     """A request the rules refuse; ``errors`` name the fields: HTTP 400."""
 
-    def __init__(self, errors: list[str]) -> None:
-        super().__init__("; ".join(errors))
-        self.errors = errors
 
-
-class NotAMember(Exception):
+class NotAMember(Forbidden):
     """Only UN Monetary Committee members may vote or put motions (R-6.4): HTTP 403."""
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from powers.demo import demo_password
+from campaigns.demo import demo_password
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser

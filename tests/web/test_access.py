@@ -77,7 +77,7 @@ POLICY = {
 POLICY.update(ROUTE_POLICY)
 POLICY.update(TRADE_POLICY)
 try:  # maps (issue 7) keep their own table next to their views
-    from powers.map_urls import POLICY as MAP_POLICY  # type: ignore[attr-defined]
+    from campaigns.map_urls import POLICY as MAP_POLICY  # type: ignore[attr-defined]
 
     POLICY.update(MAP_POLICY)
 except ImportError:

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from economy import services as economy_services
 from economy.models import AuditEvent, Round
-from economy.services import RoundNotOpen
+from economy.rounds import RoundNotOpen
 from tests.web.factories import World, make_campaign
 from trade import services
 from trade.models import Agreement, AgreementEvent, Shipment, TradeHub

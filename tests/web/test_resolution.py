@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from economy import selectors, services
+from economy import rounds, selectors, services
 from economy.models import AuditEvent, LedgerLine, OrderSheet, Round, RoundRecord
 from economy.snapshot import export_state
 from powers.models import Power
@@ -94,9 +94,9 @@ def test_orders_are_refused_once_resolution_starts() -> None:
     submit_everyone(world)
     rnd = open_round(world.campaign)
     assert services.claim_round(round_id=rnd.pk)
-    with pytest.raises(services.RoundNotOpen):
+    with pytest.raises(rounds.RoundNotOpen):
         services.add_order(power=world.powers[0], payload={"type": "x"}, actor="t")
-    with pytest.raises(services.RoundNotOpen):
+    with pytest.raises(rounds.RoundNotOpen):
         services.withdraw_sheet(power=world.powers[0], actor="t")
 
 
