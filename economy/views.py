@@ -23,7 +23,7 @@ from economy.models import Round, RoundStatus
 from economy.orderforms import ORDER_TYPES, form_values, payload_from, summary
 from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain, plain_all
-from powers.access import actor, player_view
+from powers.access import actor, my_power, player_view
 from powers.models import Campaign, FleetGroup, Power
 
 
@@ -326,16 +326,14 @@ def history(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if campaign is None:
         raise Http404("No such campaign.")
     rows = selectors.round_history(campaign)
-    my_power = None
-    if request.user.is_authenticated:
-        my_power = Power.objects.filter(campaign=campaign, memberships__user=request.user).first()
+    mine = my_power(user=request.user, campaign_id=campaign.pk)
     return render(
         request,
         "economy/history.html",
         {
             "campaign": campaign,
             "rows": rows,
-            "my_power": my_power,
+            "my_power": mine,
         },
     )
 

@@ -45,6 +45,13 @@ def power_of_user_in_campaign(*, user: AbstractBaseUser | AnonymousUser, campaig
     return power
 
 
+def my_power(*, user: AbstractBaseUser | AnonymousUser, campaign_id: int) -> Power | None:
+    """The power ``user`` plays in the campaign, or None (public pages link to it)."""
+    if not user.is_authenticated:
+        return None
+    return Power.objects.filter(campaign_id=campaign_id, memberships__user=user).first()
+
+
 def player_power(request: HttpRequest, campaign_id: int) -> Power:
     """The power the requesting user plays in the campaign (API routes name no power), else
     404."""

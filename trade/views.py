@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from economy.rounds import RoundNotOpen
 from economy.texts import plain_all
-from powers.access import actor, player_view
+from powers.access import actor, my_power, player_view
 from powers.models import Campaign, Power
 from trade import selectors, services
 from trade.chart import chart_points, market_chart
@@ -89,9 +89,7 @@ def market(request: HttpRequest, campaign_id: int) -> HttpResponse:
         [(h.round_number, h.edge, h.rate, h.volume) for h in history],
         (campaign.current_round, {e.edge: e.rate for e in now["edges"]}),
     )
-    my_power = None
-    if request.user.is_authenticated:
-        my_power = Power.objects.filter(campaign=campaign, memberships__user=request.user).first()
+    mine = my_power(user=request.user, campaign_id=campaign.pk)
     return render(
         request,
         "trade/market.html",
@@ -101,7 +99,7 @@ def market(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "history": history,
             "chart": mark_safe(market_chart(points)),  # noqa: S308 - numbers and escaped labels
             "motions": selectors.decided_motions(campaign),
-            "my_power": my_power,
+            "my_power": mine,
         },
     )
 
