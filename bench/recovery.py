@@ -50,6 +50,7 @@ from django.db import connections  # noqa: E402
 
 from economy import services  # noqa: E402
 from economy.models import AuditEvent, LedgerLine, Round, RoundRecord  # noqa: E402
+from tests.helpers import children  # noqa: E402
 from tests.web.factories import make_campaign  # noqa: E402
 
 
@@ -66,18 +67,6 @@ def drop_database() -> None:
     connections.close_all()
     with connections["default"]._nodb_cursor() as cur:
         cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def pool_of(pid: int) -> list[int]:
-    kids = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            kids.append(int(stat.parent.name))
-    return kids
 
 
 def wait(check, seconds: float, what: str) -> None:  # type: ignore[no-untyped-def]
@@ -111,7 +100,7 @@ class Processes:
             "-A", app, "worker", "-P", "prefork", "-c", "1", "-Q", queue,
             "--without-mingle", "--without-gossip", "-l", "info", **env,
         )  # fmt: skip
-        wait(lambda: bool(pool_of(proc.pid)), 30, "the worker's pool process")
+        wait(lambda: bool(children(proc.pid)), 30, "the worker's pool process")
         return proc
 
     def stop(self) -> None:
