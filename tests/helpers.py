@@ -1,7 +1,12 @@
-"""Helpers shared by tests: waiting, and finding a worker's pool processes."""
+"""Helpers shared by tests: waiting, finding a worker's pool processes, and which frameworks a
+pure module pulls in."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,3 +34,23 @@ def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
         if time.monotonic() > deadline:
             pytest.fail(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+FRAMEWORKS = ("django", "rest_framework", "celery")
+
+
+def imported_frameworks(modules: list[str]) -> list[str]:
+    """The framework modules loaded after importing ``modules`` in a fresh interpreter, so a
+    transitive import counts too (the pure packages' boundary, style.md)."""
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {modules!r}:\n"
+        "    importlib.import_module(name)\n"
+        f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {FRAMEWORKS!r})\n"
+        "print(json.dumps(bad))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    return list(json.loads(out.stdout))

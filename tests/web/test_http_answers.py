@@ -10,20 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
-from tests.web.factories import make_campaign
-
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world():  # type: ignore[no-untyped-def]
-    return make_campaign()
-
-
-@pytest.fixture
-def player(client: Client, world) -> Client:  # type: ignore[no-untyped-def]
-    client.force_login(world.users[0])
-    return client
 
 
 @pytest.mark.parametrize("fmt", ["exe", "CSV", "csv.exe", "html", "json5", "svg"])

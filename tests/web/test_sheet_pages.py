@@ -10,26 +10,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from economy import services
 from economy.models import Order, Round
 from economy.tasks import resolve_round_task
-from tests.web.factories import make_campaign
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world():  # type: ignore[no-untyped-def]
-    return make_campaign()
-
-
-@pytest.fixture
-def player(client: Client, world) -> Client:  # type: ignore[no-untyped-def]
-    client.force_login(world.users[0])
-    return client
 
 
 def sheet_url(world) -> str:  # type: ignore[no-untyped-def]
