@@ -189,3 +189,43 @@ def test_agreement_messages_name_the_fields_the_player_filled(player, world) -> 
     )
     assert api.status_code == 400
     assert api.json() == {"send_amount": ["at least one side must send something"]}
+
+
+def test_a_declared_hex_that_is_not_a_hex_gets_a_message(player, world) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10, item 2: ``abcd`` typed as a declaration's hex is answered with why (the
+    browser no longer blocks the request silently), and the order is never applied."""
+    from powers.models import FleetGroup
+
+    FleetGroup.objects.create(
+        campaign=world.campaign, key="g1", power=world.powers[0], col=1, row=1
+    )
+    sheet = player.get(reverse("orders", args=[world.campaign.pk, "p0"])).content.decode()
+    assert 'pattern="[0-9]{4}"' not in sheet  # a pattern would stop htmx sending it at all
+    r = player.post(
+        reverse("declare", args=[world.campaign.pk, "p0", "g1"]),
+        {"hex": "abcd", "order": "none", "status": "none", "round": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert (r.status_code, r["HX-Refresh"]) == (400, "true")  # refused; the sheet reloads
+    again = player.get(reverse("orders", args=[world.campaign.pk, "p0"])).content.decode()
+    assert "Hex: expected a hex XXYY (two digits for the column, two for the row), got " in again
+    assert not Order.objects.exists()
+
+
+def test_a_defending_declaration_can_be_taken_back(player, world) -> None:  # type: ignore[no-untyped-def]
+    """R-2a: an unticked box sends false, so "defending" can be turned off again."""
+    url = reverse("order-add", args=[world.campaign.pk, "p0"])
+    form = {"type": "declare_group", "group": "g1", "round": "1"}
+    from powers.models import FleetGroup
+
+    FleetGroup.objects.create(
+        campaign=world.campaign, key="g1", power=world.powers[0], col=1, row=1
+    )
+    player.post(url, {**form, "defending": "on"})
+    assert Order.objects.get().payload["defending"] is True
+    player.post(url, {**form, "position": "0", "defending": "false"})
+    assert Order.objects.get().payload["defending"] is False
+    sheet = player.get(
+        reverse("order-form", args=[world.campaign.pk, "p0"]), {"type": "declare_group"}
+    )
+    assert 'type="hidden" name="defending" value="false"' in sheet.content.decode()
