@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.db import connection
+from pytest_django import Settings
 
 from ftcamp.celery import app as celery_app
 from tests.helpers import ROOT, children, wait_for
@@ -20,7 +21,7 @@ def _static_root() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
+def _fast_password_hashing(settings: Settings) -> None:
     # PBKDF2's deliberate slowness buys nothing in tests and costs most of their time.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -9,6 +10,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: The ``worker`` fixture: starts a real ``celery worker`` subprocess (tests/conftest.py).
+StartWorker = Callable[..., subprocess.Popen[bytes]]
 
 
 def children(pid: int) -> list[int]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 from economy.models import Round
-from tests.helpers import wait_for
+from tests.helpers import StartWorker, wait_for
 from tests.web.factories import PASSWORD, make_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,7 +30,9 @@ def submit(page: Page, name: str) -> None:
     expect(page.locator(".submitted")).to_contain_text(f"{name} ✓")
 
 
-def test_three_players_play_two_rounds(browser: Browser, live_server, worker) -> None:  # type: ignore[no-untyped-def]
+def test_three_players_play_two_rounds(
+    browser: Browser, live_server: LiveServer, worker: StartWorker
+) -> None:
     worker()
     world = make_campaign("Browser campaign", n_powers=3)
     cid = world.campaign.pk

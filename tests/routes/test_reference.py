@@ -134,7 +134,7 @@ maps = st.lists(
 )
 
 
-def _search(nodes, xboat, src, reach: int, jumps_first: bool, avoid: bool):  # type: ignore[no-untyped-def]
+def _search(nodes, xboat, src, reach: int, jumps_first: bool, avoid: bool):
     """Dijkstra with tuple keys from ``src``: (parsecs, jumps, bad waypoints) or, with
     ``jumps_first``, (jumps, parsecs, bad waypoints), over jumps up to ``reach`` parsecs and the
     X-boat links. A waypoint is a world a path goes through (neither end); with ``avoid`` a
@@ -163,7 +163,7 @@ def _search(nodes, xboat, src, reach: int, jumps_first: bool, avoid: bool):  # t
     return best
 
 
-def reference(placed: list[PlacedWorld], xboat: set[frozenset], min_btn: F, cap: str):  # type: ignore[no-untyped-def, type-arg]
+def reference(placed: list[PlacedWorld], xboat: set[frozenset], min_btn: F, cap: str):
     nodes = {}
     for p in placed:
         if p.world.zone == "R":
@@ -236,7 +236,7 @@ FAR_CLEAN_PATH = [
     st.sets(st.tuples(st.integers(0, 23), st.integers(0, 23)), max_size=4),
     st.sampled_from([("2wtn+1", 6), ("none", 6), ("wtn+5", 8), ("2wtn+1", 4), ("2wtn+1", 10)]),
 )
-def test_mapper_matches_plain_reading(spec, links, variant) -> None:  # type: ignore[no-untyped-def]
+def test_mapper_matches_plain_reading(spec, links, variant) -> None:
     placed = [_world(*t) for t in spec]
     coords = [(p.x, p.y) for p in placed]
     valid = [(i, j) for i, j in links if i < len(placed) and j < len(placed) and i != j]
