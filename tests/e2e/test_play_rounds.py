@@ -73,11 +73,11 @@ def test_three_players_play_two_rounds(
         submit(
             pages[2], "Power 2"
         )  # the last submission: enqueued after commit, resolved by the worker
-        wait_for(
-            lambda n=number: Round.objects.filter(campaign=world.campaign, number=n + 1).exists(),
-            30,
-            f"round {number} to resolve",
-        )
+
+        def resolved(n: int = number) -> bool:
+            return Round.objects.filter(campaign=world.campaign, number=n + 1).exists()
+
+        wait_for(resolved, 30, f"round {number} to resolve")
         assert Round.objects.get(campaign=world.campaign, number=number).status == "resolved"
 
         # the report shows the ledger lines with their rules

@@ -56,12 +56,12 @@ def test_r1_last_two_submit_at_once_resolves_exactly_once(worker: StartWorker) -
             t.start()
         for t in threads:
             t.join()
+
         # the on-commit enqueue of whichever submit saw the round complete reaches the worker
-        wait_for(
-            lambda rnd=rnd: Round.objects.get(pk=rnd.pk).status == "resolved",
-            20,
-            f"iteration {i} to resolve",
-        )
+        def resolved(rnd: Round = rnd) -> bool:
+            return Round.objects.get(pk=rnd.pk).status == "resolved"
+
+        wait_for(resolved, 20, f"iteration {i} to resolve")
         assert Round.objects.filter(campaign=world.campaign).count() == i + 2
     assert errors == []
     for action in ("resolution_started", "resolution_finished"):

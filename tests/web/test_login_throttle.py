@@ -5,6 +5,8 @@ same address; the client address comes from X-Forwarded-For only behind a truste
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from axes.models import AccessAttempt
 from django.test import Client, RequestFactory
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def attempt(
-    client: Client, username: str, password: str, ip: str = "10.9.9.9", **extra: str
+    client: Client, username: str, password: str, ip: str = "10.9.9.9", **extra: Any
 ) -> int:
     response = client.post(
         reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip, **extra

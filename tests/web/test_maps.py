@@ -366,7 +366,7 @@ def test_hex_panels_show_what_the_viewer_may_know(client: Client) -> None:
     assert "Power 1: 2 groups, 0 statics" in counters.content.decode()
     other_system = StarSystem.objects.select_related("hex").get(key="s1-0")
     body = client.get(
-        reverse("map-private-hex", args=[cid, p0.key, other_system.hex.code]), **hx
+        reverse("map-private-hex", args=[cid, p0.key, other_system.hex.code]), headers=hx
     ).content.decode()
     assert "System 1-0" in body and "Loyalty" not in body
     page = client.get(reverse("map-private", args=[cid, p0.key])).content.decode()
