@@ -45,7 +45,8 @@ class OrderSerializer(serializers.ModelSerializer[Order]):
         return order.position + 1
 
     def get_payload(self, order: Order) -> dict[str, Any]:
-        return player_order(self.context["power"].key, order.payload)  # type: ignore[no-any-return]
+        shown: dict[str, Any] = player_order(self.context["power"].key, order.payload)
+        return shown
 
 
 class OrderInput(serializers.Serializer[dict[str, Any]]):

@@ -4,6 +4,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import pytest
 from django.conf import settings as django_settings
@@ -32,7 +33,7 @@ def worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
     test database. Use with ``django_db(transaction=True)`` so the worker sees the rows."""
     celery_app.control.purge()
     procs: list[subprocess.Popen[bytes]] = []
-    logs: list[object] = []
+    logs: list[BinaryIO] = []
 
     def start(app: str = "ftcamp", **env: str) -> subprocess.Popen[bytes]:
         full_env = {
@@ -64,4 +65,4 @@ def worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
         except subprocess.TimeoutExpired:
             proc.kill()
     for log in logs:
-        log.close()  # type: ignore[attr-defined]
+        log.close()

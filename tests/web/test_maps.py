@@ -215,7 +215,7 @@ def test_public_map_draws_types_systems_holders_and_counters() -> None:
     markers = [
         g for g in root.iter(f"{SVG}g") if g.get("class") in ("marker group", "marker static")
     ]
-    counts = sorted((g.get("class"), g.find(f"{SVG}text").text) for g in markers)  # type: ignore[union-attr]
+    counts = sorted((g.get("class"), g.findtext(f"{SVG}text")) for g in markers)
     assert counts == [("marker group", "2"), ("marker static", "1")]
 
 
@@ -406,9 +406,9 @@ def grow(world: World, n: int) -> None:
     )
 
 
-def count_queries(client: Client, url: str, **kwargs: object) -> int:
+def count_queries(client: Client, url: str, headers: dict[str, str] | None = None) -> int:
     with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url, **kwargs)  # type: ignore[arg-type]
+        response = client.get(url, headers=headers)
     assert response.status_code == 200
     return len(ctx.captured_queries)
 
