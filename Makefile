@@ -34,6 +34,8 @@ services:
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-liberation)
 
+## lint: ruff, mypy --strict on everything (its Django plugin loads the settings, which want a
+## SECRET_KEY when DEBUG is off: a throwaway one), the import-linter layers
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
