@@ -105,13 +105,13 @@ def build(n_systems: int, seed: int = 1) -> tuple[State, list[tuple[str, int, An
             )
     held = [s for s in systems if s.holder]
     groups = []
-    for g in range(GROUPS):
+    for n in range(GROUPS):
         at = rng.choice(held)
         power = at.holder if rng.random() < 0.7 else powers[rng.randrange(POWERS)].id
         troops = rng.randint(0, 60)
         groups.append(
             Group(
-                f"g{g:05d}",
+                f"g{n:05d}",
                 str(power),
                 at.hex,
                 rng.choice(["maintain_orbit", "none"]),
@@ -189,8 +189,8 @@ def build(n_systems: int, seed: int = 1) -> tuple[State, list[tuple[str, int, An
                 order = {"type": "research_project", "gal": 2 * rng.randint(1, 20)}
             elif roll < 0.8:
                 g = rng.choice(my_groups)
-                at = next((s.id for s in mine if s.hex == g.hex), mine[0].id)
-                order = {"type": "recruit_troops", "at": at, "troops": rng.randint(1, 10),
+                place = next((s.id for s in mine if s.hex == g.hex), mine[0].id)
+                order = {"type": "recruit_troops", "at": place, "troops": rng.randint(1, 10),
                          "into": g.id}  # fmt: skip
             elif roll < 0.9:
                 order = {"type": "planetary_project", "system": rng.choice(mine).id,

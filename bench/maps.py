@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import ParseResult, urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -99,7 +99,7 @@ def _route_maps() -> None:
         from ftcamp.urls import urlpatterns
 
         module = types.ModuleType("bench_map_urls")
-        module.urlpatterns = [*urlpatterns, path("", include("campaigns.map_urls"))]  # type: ignore[attr-defined]
+        vars(module)["urlpatterns"] = [*urlpatterns, path("", include("campaigns.map_urls"))]
         sys.modules[module.__name__] = module
         settings.ROOT_URLCONF = module.__name__
         clear_url_caches()
@@ -212,12 +212,12 @@ def main() -> None:
                 _pg_database(pg, create=False)
 
 
-def _pg_database(url: object, *, create: bool) -> None:
+def _pg_database(url: ParseResult, *, create: bool) -> None:
     import psycopg
 
-    parsed = url  # a urlparse result
-    name = parsed.path.lstrip("/")  # type: ignore[attr-defined]
-    admin = parsed._replace(path="/postgres").geturl()  # type: ignore[attr-defined]
+    parsed = url
+    name = parsed.path.lstrip("/")
+    admin = parsed._replace(path="/postgres").geturl()
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         if create:

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -69,7 +70,7 @@ def drop_database() -> None:
         cur.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def wait(check, seconds: float, what: str) -> None:  # type: ignore[no-untyped-def]
+def wait(check: Callable[[], bool], seconds: float, what: str) -> None:
     deadline = time.monotonic() + seconds
     while not check():
         if time.monotonic() > deadline:
@@ -115,7 +116,9 @@ class Processes:
         self.procs.clear()
 
 
-def paused_resolution(procs: Processes, marker: Path, n: int):  # type: ignore[no-untyped-def]
+def paused_resolution(
+    procs: Processes, marker: Path, n: int
+) -> tuple[subprocess.Popen[bytes], Round, int]:
     """A worker whose first resolution pauses after its partial writes, and that round."""
     worker = procs.worker(app="tests.worker_hooks", FTCAMP_PAUSE_FILE=str(marker))
     world = make_campaign(f"recovery {marker.name} {n}")

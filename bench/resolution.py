@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -48,7 +50,10 @@ def setup_database() -> None:
     call_command("migrate", verbosity=0)
 
 
-def timed(label: str, fn):  # type: ignore[no-untyped-def]
+T = TypeVar("T")
+
+
+def timed(label: str, fn: Callable[[], T]) -> T:
     with CaptureQueriesContext(connection) as ctx:
         start = time.perf_counter()
         out = fn()
@@ -57,7 +62,7 @@ def timed(label: str, fn):  # type: ignore[no-untyped-def]
     return out
 
 
-def storable(state: dict) -> dict:  # type: ignore[type-arg]
+def storable(state: dict[str, Any]) -> dict[str, Any]:
     """The engine benchmark's random state, bent to what the database accepts: LR within the
     type's maximum, one homeworld per power, a hex in one hub only (its links dropped too)."""
     homeworld_of: set[str] = set()

@@ -4,14 +4,17 @@ imports one uploaded sector with the same service as ``manage.py import_sector``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.core.files.uploadedfile import UploadedFile
 from django.db.models import Count, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
+from django_stubs_ext import WithAnnotations
 
 from campaigns import services
 from campaigns.sector_import import SectorImportError, import_into
@@ -40,8 +43,9 @@ class SectorUploadForm(forms.Form):
         return data
 
 
-def _text(upload: object) -> str:
-    return upload.read().decode("utf-8", errors="replace")  # type: ignore[attr-defined]
+def _text(upload: UploadedFile[bytes]) -> str:
+    data: bytes = upload.read()
+    return data.decode("utf-8", errors="replace")
 
 
 @admin.action(description="Import sector file…")
@@ -92,28 +96,33 @@ def import_sector_action(
     return TemplateResponse(request, "admin/powers/campaign/import_sector.html", context)
 
 
-class PowerInline(admin.TabularInline):
+class PowerInline(admin.TabularInline[Power, Campaign]):
     model = Power
     fields = ("key", "name", "colour", "gal", "tp", "un_member")
     extra = 0
     show_change_link = True
 
 
-class MarketEdgeInline(admin.TabularInline):
+class MarketEdgeInline(admin.TabularInline[MarketEdge, Campaign]):
     model = MarketEdge
     fields = ("edge", "rate", "tax")
     extra = 0
     max_num = 3
 
 
-class PowerTaxInline(admin.TabularInline):
+class PowerTaxInline(admin.TabularInline[PowerTax, Campaign]):
     model = PowerTax
     fields = ("power", "edge", "tax")
     extra = 0
 
 
+class Counts(TypedDict):
+    n_powers: int
+    n_systems: int
+
+
 @admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(admin.ModelAdmin[Campaign]):
     list_display = ("name", "current_round", "power_count", "system_count", "created_at")
     search_fields = ("name",)
     inlines = (PowerInline, MarketEdgeInline, PowerTaxInline)
@@ -129,13 +138,19 @@ class CampaignAdmin(admin.ModelAdmin):
         )
 
     @admin.display(description="powers", ordering="n_powers")
-    def power_count(self, obj: Campaign) -> int:
+    def power_count(self, obj: WithAnnotations[Campaign, Counts]) -> int:
         return obj.n_powers
 
     @admin.display(description="systems", ordering="n_systems")
-    def system_count(self, obj: Campaign) -> int:
+    def system_count(self, obj: WithAnnotations[Campaign, Counts]) -> int:
         return obj.n_systems
 
-    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+    def save_related(
+        self,
+        request: HttpRequest,
+        form: forms.ModelForm[Campaign],
+        formsets: list[BaseInlineFormSet[Any, Campaign]],
+        change: bool,
+    ) -> None:
         super().save_related(request, form, formsets, change)
         services.setup_campaign(campaign=form.instance)

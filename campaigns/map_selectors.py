@@ -110,7 +110,9 @@ def _public_parts(campaign: Campaign) -> MapData:
 
 def _size(campaign: Campaign, hexes: tuple[tuple[Hex, str], ...]) -> tuple[int, int] | None:
     """The map bounds (contracts §1 map.size): the campaign's, else the box of its hexes."""
-    explicit = (campaign.map_cols, campaign.map_rows) if campaign.map_cols else None
+    explicit = (
+        (campaign.map_cols, campaign.map_rows) if campaign.map_cols and campaign.map_rows else None
+    )
     return map_bounds(explicit, (str(h) for h, _ in hexes))
 
 
@@ -278,7 +280,8 @@ def _public_panel(campaign_id: int, h: Hex) -> tuple[HexPanel, dict[int, str]]:
         holder = key_of.get(row.pop("holder_id"), "")
         system = {**row, "uwp": f"{uwp}-{ehex(row['tech_level'])}", "holder": powers.get(holder)}
     counts: dict[int, list[int]] = defaultdict(lambda: [0, 0])
-    for i, model in enumerate((FleetGroup, Static)):
+    kinds: tuple[type[FleetGroup] | type[Static], ...] = (FleetGroup, Static)
+    for i, model in enumerate(kinds):
         for power_id, n in (
             model.objects.filter(campaign_id=campaign_id, col=h.col, row=h.row)
             .values("power_id")

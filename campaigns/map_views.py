@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 
 from campaigns import map_selectors
 from economy.engine.hexgrid import Hex
+from ftcamp.http import HtmxHttpRequest
 from powers.access import access_power_for_user
 from powers.maps import MapData, render_svg
 from powers.models import Campaign, Power
@@ -63,7 +64,9 @@ def _page(
     return render(request, "maps/map.html", context)
 
 
-def _panel(request: HttpRequest, panel: map_selectors.HexPanel, campaign: Campaign) -> HttpResponse:
+def _panel(
+    request: HtmxHttpRequest, panel: map_selectors.HexPanel, campaign: Campaign
+) -> HttpResponse:
     template = "maps/_hex_panel.html" if request.htmx else "maps/hex_page.html"
     return render(request, template, {"panel": panel, "campaign": campaign})
 
@@ -84,7 +87,7 @@ def public_map_svg(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 @require_safe
-def public_hex(request: HttpRequest, campaign_id: int, hex: str) -> HttpResponse:
+def public_hex(request: HtmxHttpRequest, campaign_id: int, hex: str) -> HttpResponse:
     hexagon = _hex_or_404(hex)
     campaign = get_object_or_404(Campaign, pk=campaign_id)
     return _panel(request, map_selectors.public_hex(campaign=campaign, hexagon=hexagon), campaign)
@@ -109,7 +112,9 @@ def private_map_svg(request: HttpRequest, campaign_id: int, power_key: str) -> H
 
 @login_required
 @require_safe
-def private_hex(request: HttpRequest, campaign_id: int, power_key: str, hex: str) -> HttpResponse:
+def private_hex(
+    request: HtmxHttpRequest, campaign_id: int, power_key: str, hex: str
+) -> HttpResponse:
     power = access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
     hexagon = _hex_or_404(hex)
     panel = map_selectors.private_hex(power=power, hexagon=hexagon)

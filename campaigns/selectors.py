@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, Sum
 
 from economy.models import LedgerLine, Round, RoundStatus
@@ -17,7 +17,7 @@ def public_campaigns() -> list[Campaign]:
     return list(Campaign.objects.annotate(n_powers=Count("powers")).order_by("name"))
 
 
-def memberships_for_user(*, user: AbstractBaseUser) -> list[Membership]:
+def memberships_for_user(*, user: User) -> list[Membership]:
     """The user's campaigns, each with the power played there and its open round."""
     open_rounds = Round.objects.filter(status__in=[RoundStatus.OPEN, RoundStatus.RESOLVING])
     return list(

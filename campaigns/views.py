@@ -8,7 +8,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from campaigns import selectors
-from powers.access import access_power_for_user, power_of_user_in_campaign
+from powers.access import (
+    AuthenticatedHttpRequest,
+    access_power_for_user,
+    power_of_user_in_campaign,
+)
 from powers.charts import line_chart
 
 
@@ -21,7 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def my_campaigns(request: HttpRequest) -> HttpResponse:
+def my_campaigns(request: AuthenticatedHttpRequest) -> HttpResponse:
     memberships = selectors.memberships_for_user(user=request.user)
     return render(request, "campaigns/my_campaigns.html", {"memberships": memberships})
 

@@ -12,7 +12,7 @@ from economy.models import AuditEvent, Round
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(admin.ModelAdmin[Round]):
     list_display = (
         "campaign",
         "number",
@@ -81,7 +81,7 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(admin.ModelAdmin[AuditEvent]):
     """Read-only: the audit trail is append-only."""
 
     list_display = ("created_at", "campaign", "round_number", "actor", "action")

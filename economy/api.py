@@ -28,7 +28,7 @@ from powers.access import actor, player_power
 from powers.models import Power
 
 
-class OrderSerializer(serializers.ModelSerializer):
+class OrderSerializer(serializers.ModelSerializer[Order]):
     """An order on the sheet: ``position`` counts from 0 (as in the URLs), ``number`` from 1
     (as the pages and statements number orders), the order as the player entered it, and the
     rule it breaks, if any (kept from the pages; the API refuses such orders)."""
@@ -45,10 +45,11 @@ class OrderSerializer(serializers.ModelSerializer):
         return order.position + 1
 
     def get_payload(self, order: Order) -> dict[str, Any]:
-        return player_order(self.context["power"].key, order.payload)  # type: ignore[no-any-return]
+        shown: dict[str, Any] = player_order(self.context["power"].key, order.payload)
+        return shown
 
 
-class OrderInput(serializers.Serializer):
+class OrderInput(serializers.Serializer[dict[str, Any]]):
     """An order object as in contracts §1: ``{"type": ..., fields...}``; the entry check
     (``economy.entry``, through the service) does the rest."""
 
@@ -118,41 +119,42 @@ def _expected_round(request: Request) -> int | None:
     return int(match.group(1))
 
 
-class SheetSerializer(serializers.Serializer):
+class SheetSerializer(serializers.Serializer[dict[str, Any]]):
     round = serializers.IntegerField()
     round_status = serializers.CharField()
     sheet_status = serializers.CharField()
     orders = OrderSerializer(many=True)
 
 
-class MoveInput(serializers.Serializer):
+class MoveInput(serializers.Serializer[dict[str, Any]]):
     to = serializers.IntegerField(min_value=0, max_value=10_000)
 
 
-class RoundSerializer(serializers.ModelSerializer):
+class RoundSerializer(serializers.ModelSerializer[Round]):
     class Meta:
         model = Round
         fields = ["number", "status", "paused", "deadline", "resolved_at"]
         read_only_fields = fields
 
 
-class LedgerSerializer(serializers.ModelSerializer):
+class LedgerSerializer(serializers.ModelSerializer[LedgerLine]):
     class Meta:
         model = LedgerLine
         fields = ["round_number", "step", "where", "resource", "amount", "reason", "rule"]
         read_only_fields = fields
 
 
-class StockSerializer(serializers.Serializer):
+class StockSerializer(serializers.Serializer[selectors.StockRow]):
     where = serializers.CharField()
-    label = serializers.CharField()
+    # a declared field (DRF's metaclass takes it off the class); the stubs see Field.label
+    label = serializers.CharField()  # type: ignore[assignment]
     resource = serializers.CharField()
     before = serializers.IntegerField()
     after = serializers.IntegerField()
     change = serializers.IntegerField()
 
 
-class RejectedSerializer(serializers.Serializer):
+class RejectedSerializer(serializers.Serializer[dict[str, Any]]):
     """An order not applied: ``index`` from 0 (contracts §1), ``number`` from 1 (as the pages
     and the sheet number it), and why."""
 
@@ -164,7 +166,7 @@ class RejectedSerializer(serializers.Serializer):
         return int(rejected["index"]) + 1
 
 
-class StatementSerializer(serializers.Serializer):
+class StatementSerializer(serializers.Serializer[selectors.Statement]):
     power = serializers.CharField()
     stocks = StockSerializer(many=True)
     rejected = RejectedSerializer(many=True)
@@ -198,7 +200,7 @@ def _order_response(power: Power, order: Order, **kwargs: Any) -> Response:
     return Response(OrderSerializer(order, context={"power": power}).data, **kwargs)
 
 
-class Rounds(generics.ListAPIView):
+class Rounds(generics.ListAPIView[Round]):
     """Every round of the campaign (public facts only)."""
 
     serializer_class = RoundSerializer
@@ -360,7 +362,7 @@ class StrictPages(PageNumberPagination):
         return super().get_page_number(request, paginator)
 
 
-class Ledger(generics.ListAPIView):
+class Ledger(generics.ListAPIView[LedgerLine]):
     """The user's power's ledger, filterable by round, step and resource."""
 
     serializer_class = LedgerSerializer

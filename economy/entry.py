@@ -191,7 +191,7 @@ def shape_errors(payload: Any, *, contract: bool = False) -> list[str]:
         return [] if contract else ["order: expected an object"]
     kind = payload.get("type")
     spec = ORDER_TYPES.get(kind) if isinstance(kind, str) else None
-    if spec is None:
+    if spec is None or not isinstance(kind, str):
         if contract:  # the engine rejects it by name
             return []
         shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "that"

@@ -84,7 +84,8 @@ class Choices:
             return self.hubs + self.held
         if source == "carriers":
             return self.groups + self.statics
-        return getattr(self, source)
+        named: list[tuple[str, str]] = getattr(self, source)
+        return named
 
 
 def choices_for(power: Power) -> Choices:
@@ -139,7 +140,9 @@ class Statement:
     events: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _holdings(state: dict[str, Any], power: str) -> tuple[dict[tuple[str, str], int], dict]:
+def _holdings(
+    state: dict[str, Any], power: str
+) -> tuple[dict[tuple[str, str], int], dict[str, str]]:
     """(where, resource) -> amount at the start of the round, and labels for each place."""
     amounts: dict[tuple[str, str], int] = {}
     labels: dict[str, str] = {"bank": "Bank"}
@@ -267,11 +270,12 @@ def round_statement(power: Power, number: int) -> Statement | None:
         round__campaign_id=power.campaign_id, round__number=number + 1
     ).first()
     end = nxt.state if nxt else export_state(power.campaign)
-    lines = list(
-        LedgerLine.objects.filter(power=power, round_number=number)
+    lines: list[dict[str, Any]] = [
+        dict(row)
+        for row in LedgerLine.objects.filter(power=power, round_number=number)
         .order_by("seq")
         .values("step", "where", "resource", "amount", "reason", "rule")
-    )
+    ]
     names = Names.of_state(record.state, power_names(power.campaign_id))
     return build_statement(
         record.state, end, power.key, lines, record.rejected, record.events, names

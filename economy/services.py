@@ -11,13 +11,13 @@ import logging
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Model, Q
 from django.utils import timezone
 
 from economy import entry, notifications
@@ -123,7 +123,7 @@ def _catalog_sql() -> str:
     powers = q(Power._meta.db_table)
 
     # Built from model metadata and constants only; the campaign is a query parameter.
-    def part(model: Any, kind: str, owner: str | None = None) -> str:
+    def part(model: type[Model], kind: str, owner: str | None = None) -> str:
         table = q(model._meta.db_table)
         if owner is None:
             return f"SELECT '{kind}', x.key, NULL FROM {table} x WHERE x.campaign_id = %(campaign)s"  # noqa: S608
@@ -381,7 +381,7 @@ def enqueue_resolution(round_id: int) -> None:
 ADVISORY_NAMESPACE = 0x4654 << 48  # "FT": keeps these keys apart from any other advisory lock
 
 
-def _is_due(rnd: Round, now: Any) -> bool:
+def _is_due(rnd: Round, now: datetime) -> bool:
     return bool(rnd.deadline and rnd.deadline <= now) or not _powers_not_submitted(rnd)
 
 
@@ -652,7 +652,7 @@ def _release_failed(round_id: int, exc: BaseException) -> None:
         )
 
 
-def _stalled(rnd: Round, now: Any) -> bool:
+def _stalled(rnd: Round, now: datetime) -> bool:
     return bool(
         rnd.started_at and rnd.started_at < now - timedelta(seconds=settings.FTCAMP_STALL_SECONDS)
     )
@@ -673,7 +673,7 @@ def _give_back(rnd: Round, error: str) -> None:
     log.error("round %s lost its resolver; returned to %s", rnd.pk, rnd.status)
 
 
-def sweep(*, now: Any = None) -> list[int]:
+def sweep(*, now: datetime | None = None) -> list[int]:
     """The backstop (beat runs it every ``FTCAMP_SWEEP_SECONDS``, 10 by default): return claims
     whose resolver is gone to open, and enqueue every open round that is due. Returns the ids
     enqueued. On PostgreSQL a claim is dead when nobody holds its resolver lock; elsewhere
@@ -705,7 +705,7 @@ def sweep(*, now: Any = None) -> list[int]:
     return due
 
 
-def _overdue_canary(now: Any) -> None:
+def _overdue_canary(now: datetime) -> None:
     """Reliability F8: one error per sweep for each round still unresolved well past its
     deadline (paused rounds excepted), so a stuck campaign is noticed."""
     grace = timedelta(seconds=settings.FTCAMP_OVERDUE_GRACE_SECONDS)
@@ -714,6 +714,7 @@ def _overdue_canary(now: Any) -> None:
         paused=False,
         deadline__lt=now - grace,
     ).select_related("campaign"):
+        assert rnd.deadline is not None  # filtered on it
         log.error(
             "round %s of %s is overdue by %s and still %s",
             rnd.number,

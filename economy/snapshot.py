@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import models
 
@@ -77,6 +77,7 @@ from trade.models import (
 
 RES3 = ("ore", "bio", "pl")
 RATES = ("ore", "gal", "bio", "pl")
+M = TypeVar("M", bound=models.Model)
 
 
 def _xy(code: str) -> tuple[int, int]:
@@ -100,7 +101,10 @@ def load_state(campaign: Campaign) -> State:
     """The campaign's current state (19 queries, whatever its size)."""
     cid = campaign.pk
     power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
-    hub_key = dict(TradeHub.objects.filter(campaign_id=cid).values_list("id", "key"))
+    # looked up by nullable foreign keys too: no hub, no key
+    hub_key: dict[int | None, str] = dict(
+        TradeHub.objects.filter(campaign_id=cid).values_list("id", "key")
+    )
     return State(
         round=campaign.current_round,
         seed=campaign.seed,
@@ -333,7 +337,7 @@ def _load_bubbles(cid: int, power_key: dict[int, str]) -> list[Bubble]:
 
 
 def _load_agreements(
-    cid: int, power_key: dict[int, str], hub_key: dict[int, str]
+    cid: int, power_key: dict[int, str], hub_key: dict[int | None, str]
 ) -> list[AgreementState]:
     """R-5.5: the accepted agreements still running, with each party's private hubs."""
     out = []
@@ -401,18 +405,18 @@ def _load_motions(cid: int, power_key: dict[int, str]) -> list[MotionState]:
 
 
 def _sync(
-    model: type[models.Model],
+    model: type[M],
     campaign: Campaign,
     desired: dict[Any, dict[str, Any]],
-    existing: dict[Any, models.Model],
+    existing: dict[Any, M],
     *,
     delete: bool = True,
-) -> dict[Any, Any]:
+) -> dict[Any, M]:
     """Make the campaign's rows of ``model`` equal ``desired`` (by identity); returns all rows
     by identity. Deletes first, so unique positions can move between rows."""
     stale = [obj.pk for ident, obj in existing.items() if ident not in desired]
     if stale and delete:
-        model.objects.filter(pk__in=stale).delete()
+        model._default_manager.filter(pk__in=stale).delete()
     fields = sorted({f for values in desired.values() for f in values})
     changed, created, out = [], [], {}
     for ident, values in desired.items():
@@ -428,7 +432,7 @@ def _sync(
     if changed:
         bulk_update(model, changed, fields)
     if created:
-        model.objects.bulk_create(created, batch_size=1000)
+        model._default_manager.bulk_create(created, batch_size=1000)
     return out
 
 
@@ -612,7 +616,9 @@ def _save_hubs(campaign: Campaign, hubs: list[Hub], pid: dict[str, int]) -> dict
     ):
         current[hub_id]["links"].add(frozenset((node_code[a], node_code[b])))
 
-    def shape(centre: str | None, nodes: Iterable[str], links: Iterable[Iterable[str]]) -> Any:
+    def shape(
+        centre: str | None, nodes: Iterable[str], links: Iterable[Iterable[str]]
+    ) -> tuple[str | None, frozenset[str], frozenset[frozenset[str]]]:
         return (centre, frozenset(nodes), frozenset(frozenset(link) for link in links))
 
     def unchanged(h: Hub) -> bool:

@@ -8,10 +8,11 @@ import csv
 import json
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -20,9 +21,10 @@ from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 from economy import selectors, services
 from economy.entry import player_order
 from economy.models import Round, RoundStatus
-from economy.orderforms import ORDER_TYPES, form_values, payload_from, summary
+from economy.orderforms import ORDER_TYPES, Field, form_values, payload_from, summary
 from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain, plain_all
+from ftcamp.http import HtmxHttpRequest
 from powers.access import actor, my_power, player_view
 from powers.models import Campaign, FleetGroup, Power
 
@@ -38,11 +40,20 @@ def _posted_round(request: HttpRequest) -> int | None:
     return int(value) if value.isdigit() and len(value) < 10 else None
 
 
-def _form_context(power: Power, kind: str, values: dict[str, str], errors: list[str]) -> dict:
+class FormField(TypedDict):
+    spec: Field
+    value: str
+    choices: list[tuple[str, str]]
+    error: str
+
+
+def _form_context(
+    power: Power, kind: str, values: dict[str, str], errors: list[str]
+) -> dict[str, object]:
     choices = selectors.choices_for(power)
     spec = ORDER_TYPES.get(kind)
     labels = labels_for(kind)
-    fields = []
+    fields: list[FormField] = []
     if spec:
         for f in spec.fields:
             own = next((e for e in errors if e.startswith(f"{f.name}:")), "")
@@ -103,7 +114,7 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
     }
 
 
-def _closed(request: HttpRequest, power: Power, exc: RoundNotOpen) -> HttpResponse:
+def _closed(request: HtmxHttpRequest, power: Power, exc: RoundNotOpen) -> HttpResponse:
     """A write the round no longer takes (being resolved, or over: issue 10): refused with
     409, and the sheet reloads as it is now, with the reason."""
     if request.htmx:
@@ -163,7 +174,7 @@ def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
 
 @require_POST
 @player_view
-def add_order(request: HttpRequest, power: Power) -> HttpResponse:
+def add_order(request: HtmxHttpRequest, power: Power) -> HttpResponse:
     kind = request.POST.get("type", "")
     payload = payload_from(kind, request.POST)
     position = request.POST.get("position", "")
@@ -204,7 +215,7 @@ def add_order(request: HttpRequest, power: Power) -> HttpResponse:
 
 @require_GET
 @player_view
-def edit_order(request: HttpRequest, power: Power, position: int) -> HttpResponse:
+def edit_order(request: HtmxHttpRequest, power: Power, position: int) -> HttpResponse:
     order = selectors.order_at(power, position)
     if order is None:
         raise Http404("No such order.")
@@ -223,7 +234,7 @@ def sheet_write(view: Callable[..., int | None]) -> Callable[..., HttpResponse]:
     @require_POST
     @player_view
     @wraps(view)
-    def wrapper(request: HttpRequest, power: Power, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HtmxHttpRequest, power: Power, **kwargs: Any) -> HttpResponse:
         try:
             resolved = view(request, power, **kwargs)
         except RoundNotOpen as exc:
@@ -283,7 +294,9 @@ def submit(request: HttpRequest, power: Power) -> int | None:
     return rnd.number if rnd.status == RoundStatus.RESOLVED else None
 
 
-def _after_write(request: HttpRequest, power: Power, resolved: int | None = None) -> HttpResponse:
+def _after_write(
+    request: HtmxHttpRequest, power: Power, resolved: int | None = None
+) -> HttpResponse:
     if resolved is not None:
         # The player whose submission resolved the round reads about it (issue 10).
         url = f"{_sheet_url(power)}?resolved={resolved}"
@@ -340,7 +353,7 @@ def history(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 @require_GET
 @player_view
-def ledger_export(request: HttpRequest, power: Power, fmt: str) -> HttpResponse:
+def ledger_export(request: HttpRequest, power: Power, fmt: str) -> HttpResponseBase:
     """A power's whole ledger as CSV or JSON (its books, for its players only). The URL
     pattern admits only those two formats."""
     fields = ["round_number", "step", "where", "resource", "amount", "reason", "rule"]
@@ -348,7 +361,9 @@ def ledger_export(request: HttpRequest, power: Power, fmt: str) -> HttpResponse:
     filename = f"ledger-{power.campaign_id}-{power.key}.{fmt}"
     if fmt == "json":
         data = [dict(zip(fields, row, strict=True)) for row in rows]
-        response = HttpResponse(json.dumps(data, indent=1), content_type="application/json")
+        response: HttpResponseBase = HttpResponse(
+            json.dumps(data, indent=1), content_type="application/json"
+        )
     else:
 
         class Echo:

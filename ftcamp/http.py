@@ -11,12 +11,19 @@ from django.contrib import messages
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django_htmx.middleware import HtmxDetails
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from economy.texts import plain_all
 from ftcamp.errors import Conflict, DomainError
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as ``HtmxMiddleware`` (on for every request) leaves it."""
+
+    htmx: HtmxDetails
 
 
 class ConflictSerializer(serializers.Serializer[Any]):
@@ -34,10 +41,11 @@ class ApiConflict(exceptions.APIException):
 
     def __init__(self, exc: Conflict) -> None:
         super().__init__(str(exc))
-        # the body as documented (ConflictSerializer): the open round stays a number
-        self.detail = {  # type: ignore[assignment]
+        # the body as documented (ConflictSerializer): the open round stays a number (DRF
+        # answers any JSON detail; its stubs allow error details only)
+        self.detail = {
             "detail": exceptions.ErrorDetail(str(exc), self.default_code),
-            "open_round": exc.open_round,
+            "open_round": exc.open_round,  # type: ignore[dict-item]
         }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 from datetime import timedelta
+from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
 from axes.models import AccessAttempt
@@ -39,7 +40,14 @@ def client_ip(request: HttpRequest) -> str:
         return remote
 
 
-class LoginLockoutHandler(AxesDatabaseHandler):
+class AxesHttpRequest(HttpRequest):
+    """A request as django-axes marks it."""
+
+    axes_locked_out: bool
+    axes_credentials: dict[str, Any]
+
+
+class LoginLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django-axes: no types
     """django-axes' database handler, counting per (username, address) as configured, plus a
     ceiling per address."""
 
@@ -51,13 +59,16 @@ class LoginLockoutHandler(AxesDatabaseHandler):
         ).aggregate(n=Sum("failures_since_start"))["n"]
         return int(total or 0)
 
-    def is_locked(self, request: HttpRequest, credentials: dict | None = None) -> bool:  # type: ignore[type-arg]
-        return super().is_locked(request, credentials) or (
-            self.address_failures(request) >= settings.FTCAMP_LOGIN_IP_LIMIT
-        )
+    def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
+        locked: bool = super().is_locked(request, credentials)
+        return locked or (self.address_failures(request) >= settings.FTCAMP_LOGIN_IP_LIMIT)
 
-    def user_login_failed(  # type: ignore[no-untyped-def]
-        self, sender, credentials: dict, request=None, **kwargs
+    def user_login_failed(
+        self,
+        sender: object,
+        credentials: dict[str, Any],
+        request: AxesHttpRequest | None = None,
+        **kwargs: object,
     ) -> None:
         super().user_login_failed(sender, credentials, request, **kwargs)
         if request is not None and (

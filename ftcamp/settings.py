@@ -7,9 +7,14 @@ Production (docker-compose): DEBUG off, SECRET_KEY, DATABASE_URL, REDIS_URL and 
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
 from ftcamp.env import env_bool, env_int, env_list, env_str
+
+# Django's generic classes subscriptable at run time too (``admin.ModelAdmin[Power]``), as the
+# type checker reads them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -5,19 +5,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AnonymousUser
-from django.http import Http404, HttpRequest, HttpResponse
+from django.contrib.auth.models import AnonymousUser, User
+from django.http import Http404, HttpRequest
+from django.http.response import HttpResponseBase
 
 from powers.models import Power
 
+R = TypeVar("R", bound=HttpResponseBase)
 
-def access_power_for_user(
-    *, user: AbstractBaseUser | AnonymousUser, campaign_id: int, power_key: str
-) -> Power:
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """A request past ``login_required``: its user is signed in."""
+
+    user: User
+
+
+def access_power_for_user(*, user: User | AnonymousUser, campaign_id: int, power_key: str) -> Power:
     """The power ``power_key`` of campaign ``campaign_id`` if ``user`` plays it, else 404."""
     if not user.is_authenticated:
         raise Http404("No such power.")
@@ -31,7 +37,7 @@ def access_power_for_user(
     return power
 
 
-def power_of_user_in_campaign(*, user: AbstractBaseUser | AnonymousUser, campaign_id: int) -> Power:
+def power_of_user_in_campaign(*, user: User | AnonymousUser, campaign_id: int) -> Power:
     """The power ``user`` plays in the campaign, else 404."""
     if not user.is_authenticated:
         raise Http404("No such campaign.")
@@ -45,7 +51,7 @@ def power_of_user_in_campaign(*, user: AbstractBaseUser | AnonymousUser, campaig
     return power
 
 
-def my_power(*, user: AbstractBaseUser | AnonymousUser, campaign_id: int) -> Power | None:
+def my_power(*, user: User | AnonymousUser, campaign_id: int) -> Power | None:
     """The power ``user`` plays in the campaign, or None (public pages link to it)."""
     if not user.is_authenticated:
         return None
@@ -63,15 +69,13 @@ def actor(request: HttpRequest) -> str:
     return request.user.get_username()
 
 
-def player_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def player_view(view: Callable[..., R]) -> Callable[..., R]:
     """A page of one power (``campaign_id`` and ``power_key`` in its URL): login required, then
     the gate above; the view gets the ``Power`` instead of the two ids."""
 
     @login_required
     @wraps(view)
-    def wrapper(
-        request: HttpRequest, campaign_id: int, power_key: str, **kwargs: Any
-    ) -> HttpResponse:
+    def wrapper(request: HttpRequest, campaign_id: int, power_key: str, **kwargs: Any) -> R:
         power = access_power_for_user(
             user=request.user, campaign_id=campaign_id, power_key=power_key
         )

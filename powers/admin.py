@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
+from django_stubs_ext import WithAnnotations
 
 from powers.models import (
     BubbleOutpost,
@@ -21,8 +24,12 @@ from powers.models import (
 )
 
 
+class SystemCount(TypedDict):
+    n_systems: int
+
+
 @admin.register(MapHex)
-class MapHexAdmin(admin.ModelAdmin):
+class MapHexAdmin(admin.ModelAdmin[MapHex]):
     list_display = ("code", "hex_type", "campaign")
     list_filter = ("campaign", "hex_type")
     search_fields = ("campaign__name", "system__name")
@@ -33,7 +40,7 @@ class MapHexAdmin(admin.ModelAdmin):
         return obj.code
 
 
-class StarSystemInline(admin.TabularInline):
+class StarSystemInline(admin.TabularInline[StarSystem, Power]):
     model = StarSystem
     fk_name = "holder"
     fields = (
@@ -55,7 +62,7 @@ class StarSystemInline(admin.TabularInline):
     show_change_link = True
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.TabularInline[Membership, Power]):
     model = Membership
     fields = ("user",)
     raw_id_fields = ("user",)
@@ -63,7 +70,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(Power)
-class PowerAdmin(admin.ModelAdmin):
+class PowerAdmin(admin.ModelAdmin[Power]):
     list_display = ("name", "key", "campaign", "gal", "tp", "un_member", "system_count")
     list_filter = ("campaign", "un_member")
     search_fields = ("name", "key", "campaign__name")
@@ -74,12 +81,12 @@ class PowerAdmin(admin.ModelAdmin):
         return super().get_queryset(request).annotate(n_systems=Count("systems"))
 
     @admin.display(description="systems", ordering="n_systems")
-    def system_count(self, obj: Power) -> int:
+    def system_count(self, obj: WithAnnotations[Power, SystemCount]) -> int:
         return obj.n_systems
 
 
 @admin.register(StarSystem)
-class StarSystemAdmin(admin.ModelAdmin):
+class StarSystemAdmin(admin.ModelAdmin[StarSystem]):
     list_display = (
         "name",
         "key",
@@ -124,7 +131,7 @@ class StarSystemAdmin(admin.ModelAdmin):
         return obj.hex.code
 
 
-class PositionedAdmin(admin.ModelAdmin):
+class PositionedAdmin(admin.ModelAdmin[FleetGroup | Static]):
     list_select_related = ("power", "campaign")
     search_fields = ("key", "power__name", "campaign__name")
 
@@ -146,25 +153,25 @@ class StaticAdmin(PositionedAdmin):
 
 
 @admin.register(Invasion)
-class InvasionAdmin(admin.ModelAdmin):
+class InvasionAdmin(admin.ModelAdmin[Invasion]):
     list_display = ("system", "power", "troops", "campaign")
     list_filter = ("campaign", "power")
     list_select_related = ("system", "power", "campaign")
     raw_id_fields = ("system",)
 
 
-class OutpostInline(admin.TabularInline):
+class OutpostInline(admin.TabularInline[BubbleOutpost, CommandBubble]):
     model = BubbleOutpost
     extra = 0
 
 
-class SensorInline(admin.TabularInline):
+class SensorInline(admin.TabularInline[BubbleSensor, CommandBubble]):
     model = BubbleSensor
     extra = 0
 
 
 @admin.register(CommandBubble)
-class CommandBubbleAdmin(admin.ModelAdmin):
+class CommandBubbleAdmin(admin.ModelAdmin[CommandBubble]):
     list_display = ("key", "power", "hq", "radius", "campaign")
     list_filter = ("campaign", "power")
     list_select_related = ("power", "campaign")
@@ -173,7 +180,7 @@ class CommandBubbleAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(admin.ModelAdmin[Membership]):
     list_display = ("user", "power", "campaign")
     list_filter = ("campaign",)
     list_select_related = ("user", "power", "campaign")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
@@ -14,21 +15,21 @@ from powers.access import power_of_user_in_campaign
 from powers.models import Membership, Power, ProjectResource, StarSystem
 
 
-class CampaignSerializer(serializers.Serializer):
+class CampaignSerializer(serializers.Serializer[Membership]):
     id = serializers.IntegerField(source="campaign.pk")
     name = serializers.CharField(source="campaign.name")
     current_round = serializers.IntegerField(source="campaign.current_round")
     my_power = serializers.CharField(source="power.key")
 
 
-class PowerSerializer(serializers.ModelSerializer):
+class PowerSerializer(serializers.ModelSerializer[Power]):
     class Meta:
         model = Power
         fields = ["key", "name", "colour", "gal", "tp", "un_member"]
         read_only_fields = fields
 
 
-class SystemSerializer(serializers.ModelSerializer):
+class SystemSerializer(serializers.ModelSerializer[StarSystem]):
     hex = serializers.CharField(source="hex.code")
     type = serializers.CharField(source="system_type")
     uwp = serializers.CharField()
@@ -63,8 +64,16 @@ class SystemSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class CampaignList(generics.ListAPIView):
+class AuthenticatedRequest(Request):
+    """A request past ``IsAuthenticated`` (the API's default permission): a signed-in user."""
+
+    user: User
+
+
+class CampaignList(generics.ListAPIView[Membership]):
     """The campaigns the user plays in, with the power played in each."""
+
+    request: AuthenticatedRequest
 
     serializer_class = CampaignSerializer
     pagination_class = None
@@ -94,7 +103,7 @@ class MyPower(APIView):
         return Response(PowerSerializer(power).data)
 
 
-class MySystems(generics.ListAPIView):
+class MySystems(generics.ListAPIView[StarSystem]):
     """The systems the user's power holds."""
 
     serializer_class = SystemSerializer

@@ -21,7 +21,7 @@ def line_chart(
     def x(i: int) -> float:
         return LEFT + plot_w * i / n if len(labels) > 1 else LEFT + plot_w / 2
 
-    def y(v: int) -> float:
+    def y(v: float) -> float:
         return TOP + plot_h - plot_h * (v - low) / span
 
     out = [

@@ -9,11 +9,13 @@ composite foreign key ``(campaign_id, x_id) -> (campaign_id, id)`` makes it impo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import connection, models
+
+M = TypeVar("M", bound=models.Model)
 
 key_validator = RegexValidator(
     r"^[A-Za-z0-9_.-]+$", "Use letters, digits, '_', '.' or '-' only (no spaces)."
@@ -60,6 +62,7 @@ class CampaignScoped(models.Model):
         for field in self._meta.concrete_fields:
             if not field.is_relation or field.name == "campaign":
                 continue
+            assert field.related_model is not None  # a relation's
             if not any(f.name == "campaign" for f in field.related_model._meta.concrete_fields):
                 continue
             if getattr(self, field.attname) is not None:
@@ -133,21 +136,23 @@ _PLAIN = {
 }
 
 
-def bulk_update(model: type[models.Model], objs: list[Any], fields: list[str]) -> None:
+def bulk_update(model: type[M], objs: list[M], fields: list[str]) -> None:
     """``bulk_update`` that stays linear on PostgreSQL: the rows are COPYed into a temporary
     table and applied with one ``UPDATE ... FROM`` (Django's CASE expressions, and even one big
     VALUES list, grow much faster than the rows)."""
     if not objs:
         return
     if connection.vendor != "postgresql":
-        model.objects.bulk_update(objs, fields, batch_size=500)
+        model._default_manager.bulk_update(objs, fields, batch_size=500)
         return
     meta = model._meta
-    cols = [meta.get_field(f) for f in fields]
+    # the fields updated are concrete: each a Field with a column
+    cols = [cast("models.Field[Any, Any]", meta.get_field(f)) for f in fields]
     q = connection.ops.quote_name
     table, tmp = q(meta.db_table), q(f"bulk_{meta.db_table}")
-    names = ", ".join(q(c.column) for c in cols)
-    sets = ", ".join(f"{q(c.column)} = s.{q(c.column)}" for c in cols)
+    columns = [q(cast(str, c.column)) for c in cols]
+    names = ", ".join(columns)
+    sets = ", ".join(f"{c} = s.{c}" for c in columns)
     plain = [c.get_internal_type() in _PLAIN for c in cols]
     with connection.cursor() as cur:
         cur.execute(f"DROP TABLE IF EXISTS {tmp}")

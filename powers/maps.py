@@ -361,8 +361,8 @@ def _private_layer(layer: PrivateLayer, colour: dict[str, str], size: float) -> 
     out.append('<g class="own-hubs">')
     for hub in layer.hubs:
         out.append(f'<g class="own-hub" data-hub="{_e(hub.key)}">')
-        for a, b in hub.links:
-            (ax, ay), (bx, by) = centre_px(a, size), centre_px(b, size)
+        for a, z in hub.links:
+            (ax, ay), (bx, by) = centre_px(a, size), centre_px(z, size)
             out.append(
                 f'<line class="link" stroke="{c}" x1="{_f(ax)}" y1="{_f(ay)}" '
                 f'x2="{_f(bx)}" y2="{_f(by)}"/>'

@@ -216,7 +216,7 @@ def ehex(value: int | None) -> str:
     return "?" if value is None else EHEX[value]
 
 
-def _uwp_digit(help_text: str) -> models.PositiveSmallIntegerField:
+def _uwp_digit(help_text: str) -> models.PositiveSmallIntegerField[int | None, int | None]:
     return models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MaxValueValidator(33)], help_text=help_text
     )
@@ -377,6 +377,7 @@ class EngageStatus(models.TextChoices):
 class Positioned(CampaignScoped):
     """Something at a map position; any hex, listed on the map or deep space."""
 
+    campaign: Campaign  # each kind's own foreign key
     col = models.PositiveSmallIntegerField(validators=COORD)
     row = models.PositiveSmallIntegerField(validators=COORD)
 

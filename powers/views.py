@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
+from powers.access import AuthenticatedHttpRequest
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def api_token(request: HttpRequest) -> HttpResponse:
+def api_token(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The user's API token for bots and scripts; POST makes a new one (the old one stops)."""
     if request.method == "POST":
         Token.objects.filter(user=request.user).delete()

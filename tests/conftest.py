@@ -4,10 +4,12 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import pytest
 from django.conf import settings as django_settings
 from django.db import connection
+from pytest_django import Settings
 
 from ftcamp.celery import app as celery_app
 from tests.helpers import ROOT, children, wait_for
@@ -20,7 +22,7 @@ def _static_root() -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:  # type: ignore[no-untyped-def]
+def _fast_password_hashing(settings: Settings) -> None:
     # PBKDF2's deliberate slowness buys nothing in tests and costs most of their time.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -31,7 +33,7 @@ def worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
     test database. Use with ``django_db(transaction=True)`` so the worker sees the rows."""
     celery_app.control.purge()
     procs: list[subprocess.Popen[bytes]] = []
-    logs: list[object] = []
+    logs: list[BinaryIO] = []
 
     def start(app: str = "ftcamp", **env: str) -> subprocess.Popen[bytes]:
         full_env = {
@@ -63,4 +65,4 @@ def worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
         except subprocess.TimeoutExpired:
             proc.kill()
     for log in logs:
-        log.close()  # type: ignore[attr-defined]
+        log.close()

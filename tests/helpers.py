@@ -15,6 +15,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The ``worker`` fixture: starts a real ``celery worker`` subprocess (tests/conftest.py).
+StartWorker = Callable[..., subprocess.Popen[bytes]]
+
 
 def children(pid: int) -> list[int]:
     kids = []

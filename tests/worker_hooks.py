@@ -49,4 +49,4 @@ def _arm(**_: Any) -> None:
         real(**kwargs)
         _pause_here()
 
-    trade.services.record_round = record_round_then_pause  # type: ignore[assignment]
+    trade.services.record_round = record_round_then_pause

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib import admin
-from django.db.models import Count, QuerySet
+from django.db.models import Count, ForeignKey, QuerySet
+from django.forms import ModelChoiceField
 from django.http import HttpRequest
+from django_stubs_ext import WithAnnotations
 
 from trade.models import (
     Agreement,
@@ -21,18 +23,20 @@ from trade.models import (
 )
 
 
-class HubNodeInline(admin.TabularInline):
+class HubNodeInline(admin.TabularInline[HubNode, TradeHub]):
     model = HubNode
     fields = ("col", "row", "is_centre")
     extra = 0
 
 
-class HubLinkInline(admin.TabularInline):
+class HubLinkInline(admin.TabularInline[HubLink, TradeHub]):
     model = HubLink
     fields = ("a", "b")
     extra = 0
 
-    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> ModelChoiceField[Any] | None:
         # A link's ends are offered from this hub's own nodes only (Support §4.1.1).
         if db_field.name in ("a", "b"):
             hub_id = (
@@ -42,8 +46,13 @@ class HubLinkInline(admin.TabularInline):
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
+class Counts(TypedDict):
+    n_nodes: int
+    n_links: int
+
+
 @admin.register(TradeHub)
-class TradeHubAdmin(admin.ModelAdmin):
+class TradeHubAdmin(admin.ModelAdmin[TradeHub]):
     list_display = (
         "key",
         "power",
@@ -74,16 +83,16 @@ class TradeHubAdmin(admin.ModelAdmin):
         return next((n.code for n in obj.nodes.all() if n.is_centre), "—")
 
     @admin.display(description="hexes", ordering="n_nodes")
-    def node_count(self, obj: TradeHub) -> int:
+    def node_count(self, obj: WithAnnotations[TradeHub, Counts]) -> int:
         return obj.n_nodes
 
     @admin.display(description="links", ordering="n_links")
-    def link_count(self, obj: TradeHub) -> int:
+    def link_count(self, obj: WithAnnotations[TradeHub, Counts]) -> int:
         return obj.n_links
 
 
 @admin.register(Shipment)
-class ShipmentAdmin(admin.ModelAdmin):
+class ShipmentAdmin(admin.ModelAdmin[Shipment]):
     list_display = ("key", "sender", "power", "to_hub", "resource", "amount", "arrives", "waiting")
     list_filter = ("campaign", "resource", "waiting")
     list_select_related = ("sender", "power", "to_hub")
@@ -91,12 +100,12 @@ class ShipmentAdmin(admin.ModelAdmin):
 
 
 @admin.register(MarketEdge)
-class MarketEdgeAdmin(admin.ModelAdmin):
+class MarketEdgeAdmin(admin.ModelAdmin[MarketEdge]):
     list_display = ("campaign", "edge", "rate", "tax")
     list_filter = ("campaign", "edge")
 
 
-class AgreementEventInline(admin.TabularInline):
+class AgreementEventInline(admin.TabularInline[AgreementEvent, Agreement]):
     model = AgreementEvent
     fields = ("round_number", "power", "action", "terms")
     readonly_fields = fields
@@ -105,7 +114,7 @@ class AgreementEventInline(admin.TabularInline):
 
 
 @admin.register(Agreement)
-class AgreementAdmin(admin.ModelAdmin):
+class AgreementAdmin(admin.ModelAdmin[Agreement]):
     """Trade agreements (R-5.5); negotiated by the players, inspected here."""
 
     list_display = ("key", "proposer", "partner", "status", "delivery", "a_status", "b_status")
@@ -115,14 +124,14 @@ class AgreementAdmin(admin.ModelAdmin):
     inlines = (AgreementEventInline,)
 
 
-class VoteInline(admin.TabularInline):
+class VoteInline(admin.TabularInline[Vote, Motion]):
     model = Vote
     fields = ("member", "choice")
     extra = 0
 
 
 @admin.register(Motion)
-class MotionAdmin(admin.ModelAdmin):
+class MotionAdmin(admin.ModelAdmin[Motion]):
     """UN Monetary Committee motions and votes (R-6.4); membership is ``Power.un_member``."""
 
     list_display = ("key", "round_number", "proposer", "kind", "edge", "value", "status")
@@ -133,14 +142,14 @@ class MotionAdmin(admin.ModelAdmin):
 
 
 @admin.register(MarketBan)
-class MarketBanAdmin(admin.ModelAdmin):
+class MarketBanAdmin(admin.ModelAdmin[MarketBan]):
     list_display = ("power", "campaign")
     list_filter = ("campaign",)
     search_fields = ("power__name",)
 
 
 @admin.register(RateHistory)
-class RateHistoryAdmin(admin.ModelAdmin):
+class RateHistoryAdmin(admin.ModelAdmin[RateHistory]):
     list_display = ("campaign", "round_number", "edge", "rate", "tax", "volume", "report")
     list_filter = ("campaign", "edge", "report")
     search_fields = ("edge",)

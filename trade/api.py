@@ -20,10 +20,10 @@ from rest_framework.views import APIView
 from powers.access import actor, player_power, power_of_user_in_campaign
 from powers.models import Campaign, Power
 from trade import selectors, services
-from trade.models import HubLink, HubNode, Motion, Shipment, TradeHub, Vote
+from trade.models import HubLink, HubNode, Motion, PowerTax, RateHistory, Shipment, TradeHub, Vote
 
 
-class HubSerializer(serializers.ModelSerializer):
+class HubSerializer(serializers.ModelSerializer[TradeHub]):
     centre = serializers.SerializerMethodField()
     nodes = serializers.SerializerMethodField()
     links = serializers.SerializerMethodField()
@@ -53,7 +53,7 @@ class HubSerializer(serializers.ModelSerializer):
         return [sorted([link.a.code, link.b.code]) for link in hub.links.all()]
 
 
-class MyHubs(generics.ListAPIView):
+class MyHubs(generics.ListAPIView[TradeHub]):
     """The trade hubs of the user's power, with pools."""
 
     serializer_class = HubSerializer
@@ -76,14 +76,14 @@ class MyHubs(generics.ListAPIView):
 # --- agreements (R-5.5) ---------------------------------------------------------------------
 
 
-class LegSerializer(serializers.Serializer):
+class LegSerializer(serializers.Serializer[dict[str, Any]]):
     resource = serializers.CharField()
     amount = serializers.IntegerField()
     status = serializers.CharField()
     note = serializers.CharField()
 
 
-class AgreementSerializer(serializers.Serializer):
+class AgreementSerializer(serializers.Serializer[selectors.AgreementView]):
     """An agreement as one party sees it: its own private hub choices only."""
 
     key = serializers.CharField(source="agreement.key")
@@ -115,7 +115,7 @@ class AgreementSerializer(serializers.Serializer):
         return self._leg(view.they_send)
 
 
-class TermsInput(serializers.Serializer):
+class TermsInput(serializers.Serializer[dict[str, Any]]):
     """Terms from the acting party's side: what it sends and what it receives."""
 
     deposit = serializers.RegexField(r"^[0-9]{4}$")
@@ -137,7 +137,7 @@ class ProposeInput(TermsInput):
     partner = serializers.CharField(max_length=64)
 
 
-class RespondInput(serializers.Serializer):
+class RespondInput(serializers.Serializer[dict[str, Any]]):
     agreement = serializers.CharField(max_length=64)
     action = serializers.ChoiceField(["accept", "decline", "counter"])
     deposit = serializers.RegexField(r"^[0-9]{4}$", required=False)
@@ -148,7 +148,7 @@ class RespondInput(serializers.Serializer):
     receive_amount = serializers.IntegerField(min_value=0, max_value=10**12, required=False)
 
 
-class HubsInput(serializers.Serializer):
+class HubsInput(serializers.Serializer[dict[str, Any]]):
     agreement = serializers.CharField(max_length=64)
     send_hub = serializers.CharField(max_length=64, required=False, allow_blank=True)
     receive_hub = serializers.CharField(max_length=64, required=False, allow_blank=True)
@@ -165,7 +165,9 @@ class Agreements(APIView):
     @extend_schema(responses=AgreementSerializer(many=True))
     def get(self, request: Request, campaign_id: int) -> Response:
         power = player_power(request, campaign_id)
-        return Response(AgreementSerializer(selectors.agreement_views(power), many=True).data)
+        views = selectors.agreement_views(power)
+        # many=True takes a list; the stubs type the instance as one object
+        return Response(AgreementSerializer(views, many=True).data)  # type: ignore[arg-type]
 
     @extend_schema(
         request=ProposeInput,
@@ -237,7 +239,7 @@ class AgreementHubs(APIView):
         return Response(_agreement_data(power, agreement.key))
 
 
-class ShipmentSerializer(serializers.ModelSerializer):
+class ShipmentSerializer(serializers.ModelSerializer[Shipment]):
     """Goods in transit: the sender sees its sending hub, the receiver its receiving hub."""
 
     sender = serializers.CharField(source="sender.key")
@@ -252,11 +254,12 @@ class ShipmentSerializer(serializers.ModelSerializer):
     def get_my_hub(self, shipment: Shipment) -> str | None:
         power = self.context["power"]
         if shipment.power_id == power.pk:
-            return shipment.to_hub.key
+            # None once the receiving hub is gone (the shipment waits, R-5.4a)
+            return shipment.to_hub.key if shipment.to_hub else None
         return shipment.from_hub.key if shipment.from_hub else None
 
 
-class MyShipments(generics.ListAPIView):
+class MyShipments(generics.ListAPIView[Shipment]):
     """Goods in transit that the user's power sends or receives."""
 
     serializer_class = ShipmentSerializer
@@ -275,7 +278,7 @@ class MyShipments(generics.ListAPIView):
 # --- the Common Market (public) and the UN committee ---------------------------------------
 
 
-class VoteSerializer(serializers.ModelSerializer):
+class VoteSerializer(serializers.ModelSerializer[Vote]):
     member = serializers.CharField(source="member.key")
 
     class Meta:
@@ -284,7 +287,7 @@ class VoteSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class MotionSerializer(serializers.ModelSerializer):
+class MotionSerializer(serializers.ModelSerializer[Motion]):
     proposer = serializers.CharField(source="proposer.key")
     target = serializers.CharField(source="target.key", allow_null=True, default=None)
     votes = VoteSerializer(many=True, read_only=True)
@@ -310,20 +313,20 @@ class MotionSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class EdgeSerializer(serializers.Serializer):
+class EdgeSerializer(serializers.Serializer[selectors.EdgeNow]):
     edge = serializers.CharField()
     rate = serializers.DecimalField(max_digits=12, decimal_places=4)
     tax = serializers.DecimalField(max_digits=5, decimal_places=4)
     volume = serializers.IntegerField()
 
 
-class PowerTaxSerializer(serializers.Serializer):
+class PowerTaxSerializer(serializers.Serializer[PowerTax]):
     power = serializers.CharField(source="power.key")
     edge = serializers.CharField()
     tax = serializers.DecimalField(max_digits=5, decimal_places=4)
 
 
-class HistorySerializer(serializers.Serializer):
+class HistorySerializer(serializers.Serializer[RateHistory]):
     round_number = serializers.IntegerField()
     edge = serializers.CharField()
     rate = serializers.DecimalField(max_digits=12, decimal_places=4)
@@ -335,7 +338,7 @@ class HistorySerializer(serializers.Serializer):
     production = serializers.IntegerField(allow_null=True)
 
 
-class MarketSerializer(serializers.Serializer):
+class MarketSerializer(serializers.Serializer[dict[str, Any]]):
     round = serializers.IntegerField()
     next_report = serializers.IntegerField()
     edges = EdgeSerializer(many=True)
@@ -369,7 +372,7 @@ class Market(APIView):
         return Response(MarketSerializer(data).data)
 
 
-class SuggestionSerializer(serializers.Serializer):
+class SuggestionSerializer(serializers.Serializer[dict[str, Any]]):
     edge = serializers.CharField()
     rate = serializers.DecimalField(max_digits=12, decimal_places=4)
     volume = serializers.IntegerField()
@@ -377,7 +380,7 @@ class SuggestionSerializer(serializers.Serializer):
     suggested = serializers.DecimalField(max_digits=12, decimal_places=4)
 
 
-class CommitteeSerializer(serializers.Serializer):
+class CommitteeSerializer(serializers.Serializer[dict[str, Any]]):
     round = serializers.IntegerField()
     report_round = serializers.BooleanField()
     member = serializers.BooleanField()
@@ -408,7 +411,7 @@ class Committee(APIView):
         return Response(CommitteeSerializer(data).data)
 
 
-class MotionInput(serializers.Serializer):
+class MotionInput(serializers.Serializer[dict[str, Any]]):
     kind = serializers.ChoiceField([k for k, _ in Motion.Kind.choices])
     edge = serializers.ChoiceField([e for e, _ in Motion.EDGE_CHOICES], required=False)
     power = serializers.CharField(max_length=64, required=False)
@@ -434,7 +437,7 @@ class Motions(APIView):
         return Response(MotionSerializer(motion).data, status=status.HTTP_201_CREATED)
 
 
-class MotionKeyInput(serializers.Serializer):
+class MotionKeyInput(serializers.Serializer[dict[str, Any]]):
     motion = serializers.CharField(max_length=64)
 
 
@@ -455,7 +458,7 @@ class SubmitMotion(APIView):
         return Response(MotionSerializer(motion).data)
 
 
-class VoteInput(serializers.Serializer):
+class VoteInput(serializers.Serializer[dict[str, Any]]):
     motion = serializers.CharField(max_length=64)
     choice = serializers.ChoiceField(Vote.Choice.values)
 

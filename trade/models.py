@@ -182,9 +182,19 @@ class Shipment(CampaignScoped):
 
     def clean(self) -> None:
         super().clean()
-        if self.to_hub_id and self.power_id and self.to_hub.power_id != self.power_id:
+        if (
+            self.to_hub_id
+            and self.power_id
+            and self.to_hub
+            and self.to_hub.power_id != self.power_id
+        ):
             raise ValidationError({"to_hub": "The destination hub must be the receiver's."})
-        if self.from_hub_id and self.sender_id and self.from_hub.power_id != self.sender_id:
+        if (
+            self.from_hub_id
+            and self.sender_id
+            and self.from_hub
+            and self.from_hub.power_id != self.sender_id
+        ):
             raise ValidationError({"from_hub": "The sending hub must be the sender's."})
 
 

@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from powers.access import AuthenticatedHttpRequest
 from powers.models import Campaign
 from trade import routemaps
 from trade.models import RouteJob
@@ -39,11 +40,12 @@ def _context(job: RouteJob, **extra: Any) -> dict[str, Any]:
     return {"job": job, "svg": svg, **extra}
 
 
-def _read(upload: UploadedFile) -> str:
+def _read(upload: UploadedFile[bytes]) -> str:
     if (upload.size or 0) > routemaps.MAX_FILE_BYTES:
         raise ValidationError(f"{upload.name} is larger than 5 MB.")
     try:
-        return upload.read().decode("utf-8-sig")
+        data: bytes = upload.read()
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ValidationError(f"{upload.name} is not UTF-8 text.") from None
 
@@ -56,21 +58,23 @@ def _problem(request: HttpRequest, message: str, status: int, **extra: Any) -> H
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def upload(request: HttpRequest) -> HttpResponse:
+def upload(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Drop sector files (Traveller Map .tab with optional .xml, or .sec); get a map."""
     errors: list[str] = []
     status = 400
     variants = request.POST.get("variants", "")
     if request.method == "POST":
         sectors = request.FILES.getlist("sectors")
-        xmls = {f.name.rsplit(".", 1)[0]: f for f in request.FILES.getlist("metadata")}
+        # an uploaded file always has a name (the stubs allow None for any File)
+        xmls = {(f.name or "").rsplit(".", 1)[0]: f for f in request.FILES.getlist("metadata")}
         try:
             if not sectors:
                 raise ValidationError("Choose at least one sector file.")
             uploads = []
             for f in sectors:
-                xml = xmls.get(f.name.rsplit(".", 1)[0])
-                uploads.append(routemaps.Upload(f.name, _read(f), _read(xml) if xml else None))
+                name = f.name or ""
+                xml = xmls.get(name.rsplit(".", 1)[0])
+                uploads.append(routemaps.Upload(name, _read(f), _read(xml) if xml else None))
             job = routemaps.job_for_uploads(uploads, variants.split(), owner=request.user)
         except ValidationError as exc:
             errors = exc.messages

@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 
@@ -42,7 +42,6 @@ JOBS_PER_HOUR = 20
 # Variants that change only speed or memory, never a map: not offered on the web, so they
 # cannot be used to start the same job again and again.
 NOT_ON_THE_WEB = ("chunk",)
-User = AbstractBaseUser | AnonymousUser
 
 
 class RateLimited(Exception):
@@ -81,7 +80,7 @@ def _digest(inputs: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
 
 
-def _check_rate(user: Any) -> None:
+def _check_rate(user: User) -> None:
     since = timezone.now() - timedelta(hours=1)
     if RouteJob.objects.filter(owner=user, created_at__gte=since).count() >= JOBS_PER_HOUR:
         raise RateLimited(
@@ -90,7 +89,7 @@ def _check_rate(user: Any) -> None:
         )
 
 
-def _job(label: str, inputs: dict[str, Any], *, owner: Any, private: bool) -> RouteJob:
+def _job(label: str, inputs: dict[str, Any], *, owner: User, private: bool) -> RouteJob:
     """The job for ``inputs``: the cached one, or a new one queued for ``owner`` (rate-limited;
     a failed one is queued again)."""
     digest = _digest(inputs)
@@ -120,7 +119,7 @@ def _enqueue(job_id: int) -> None:
         )
 
 
-def job_for_uploads(uploads: list[Upload], variants: list[str], *, owner: Any) -> RouteJob:
+def job_for_uploads(uploads: list[Upload], variants: list[str], *, owner: User) -> RouteJob:
     """A private job of ``owner`` mapping the uploaded files together (T-1: placed by their
     metadata). The owner is part of the input, so nobody else ever finds it."""
     inputs = {
@@ -156,7 +155,9 @@ def campaign_inputs(campaign: Campaign, variants: list[str]) -> dict[str, Any]:
     return {"campaign": campaign.pk, "worlds": rows, "variants": canonical_variants(variants)}
 
 
-def job_for_campaign(campaign: Campaign, variants: list[str], *, user: User) -> RouteJob | None:
+def job_for_campaign(
+    campaign: Campaign, variants: list[str], *, user: User | AnonymousUser
+) -> RouteJob | None:
     """The campaign's map for these variants: the cached job, else (for a logged-in user only,
     rate-limited) a new one; an anonymous visitor gets ``None`` when nothing is cached."""
     inputs = campaign_inputs(campaign, variants)

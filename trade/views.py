@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from economy.rounds import RoundNotOpen
 from economy.texts import plain_all
+from ftcamp.http import HtmxHttpRequest
 from powers.access import actor, my_power, player_view
 from powers.models import Campaign, Power
 from trade import selectors, services
@@ -167,7 +168,7 @@ def trade_write(section: str) -> Callable[[Callable[..., None]], Callable[..., H
         @require_POST
         @player_view
         @wraps(view)
-        def wrapper(request: HttpRequest, power: Power) -> HttpResponse:
+        def wrapper(request: HtmxHttpRequest, power: Power) -> HttpResponse:
             errors: list[str] = []
             status = 200
             try:
@@ -214,12 +215,12 @@ def agreement_act(request: HttpRequest, power: Power) -> None:
     who = actor(request)
     if action in ("accept", "decline"):
         services.answer_agreement(
-            power=power, key=agreement.key, accept=action == "accept", actor=actor
+            power=power, key=agreement.key, accept=action == "accept", actor=who
         )
     elif action == "counter":
         side = agreement.party(power)
         services.counter_agreement(
-            power=power, key=agreement.key, terms=terms_from(request.POST, side), actor=actor
+            power=power, key=agreement.key, terms=terms_from(request.POST, side), actor=who
         )
     elif action == "hubs":
         services.name_hubs(

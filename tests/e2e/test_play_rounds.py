@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 from economy.models import Round
-from tests.helpers import wait_for
+from tests.helpers import StartWorker, wait_for
 from tests.web.factories import PASSWORD, make_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,7 +30,9 @@ def submit(page: Page, name: str) -> None:
     expect(page.locator(".submitted")).to_contain_text(f"{name} ✓")
 
 
-def test_three_players_play_two_rounds(browser: Browser, live_server, worker) -> None:  # type: ignore[no-untyped-def]
+def test_three_players_play_two_rounds(
+    browser: Browser, live_server: LiveServer, worker: StartWorker
+) -> None:
     worker()
     world = make_campaign("Browser campaign", n_powers=3)
     cid = world.campaign.pk
@@ -70,11 +73,11 @@ def test_three_players_play_two_rounds(browser: Browser, live_server, worker) ->
         submit(
             pages[2], "Power 2"
         )  # the last submission: enqueued after commit, resolved by the worker
-        wait_for(
-            lambda n=number: Round.objects.filter(campaign=world.campaign, number=n + 1).exists(),
-            30,
-            f"round {number} to resolve",
-        )
+
+        def resolved(n: int = number) -> bool:
+            return Round.objects.filter(campaign=world.campaign, number=n + 1).exists()
+
+        wait_for(resolved, 30, f"round {number} to resolve")
         assert Round.objects.get(campaign=world.campaign, number=number).status == "resolved"
 
         # the report shows the ledger lines with their rules

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
 
+from tests.helpers import StartWorker
 from tests.routes.helpers import BIG, HEADER, row
 from tests.web.factories import PASSWORD, make_user
 from trade import routemaps
@@ -27,7 +29,9 @@ def _log_in(page: Page, base: str, username: str) -> None:
     page.get_by_role("button", name="Log in").click()
 
 
-def test_upload_sector_file_and_see_the_map(page: Page, live_server, worker, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_upload_sector_file_and_see_the_map(
+    page: Page, live_server: LiveServer, worker: StartWorker, tmp_path: Path
+) -> None:
     worker()
     user = make_user("cartographer")
     sector = tmp_path / "Test.tab"
@@ -53,7 +57,7 @@ def test_upload_sector_file_and_see_the_map(page: Page, live_server, worker, tmp
     )
 
 
-def test_zoom_into_regina_on_the_five_sector_map(page: Page, live_server) -> None:  # type: ignore[no-untyped-def]
+def test_zoom_into_regina_on_the_five_sector_map(page: Page, live_server: LiveServer) -> None:
     user = make_user("marches")
     uploads = [
         routemaps.Upload(

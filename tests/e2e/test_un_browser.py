@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 from economy.models import Round
-from tests.helpers import wait_for
+from tests.helpers import StartWorker, wait_for
 from tests.web.factories import PASSWORD, make_campaign
 from trade.models import Agreement, TradeHub
 
@@ -28,7 +29,9 @@ def login(browser: Browser, base: str, username: str) -> Page:
     return page
 
 
-def test_agreement_and_rate_motion_in_the_browser(browser: Browser, live_server, worker) -> None:  # type: ignore[no-untyped-def]
+def test_agreement_and_rate_motion_in_the_browser(
+    browser: Browser, live_server: LiveServer, worker: StartWorker
+) -> None:
     worker()
     world = make_campaign("UN browser campaign", n_powers=3)
     TradeHub.objects.filter(campaign=world.campaign).update(guild=True)

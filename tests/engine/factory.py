@@ -10,9 +10,16 @@ from economy.engine.state import State
 
 
 def system(
-    sid: str, hx: str, holder: str | None, lr: int, kind: str = "basic", **rates: int
+    sid: str,
+    hx: str,
+    holder: str | None,
+    lr: int,
+    kind: str = "basic",
+    *,
+    stock: dict[str, int] | None = None,
+    **rates: int,
 ) -> dict[str, Any]:
-    stock = rates.pop("stock", None) or {}
+    stock = stock or {}
     return {
         "id": sid,
         "hex": hx,
@@ -52,7 +59,8 @@ def run(state: dict[str, Any], orders: dict[str, list[dict[str, Any]]] | None = 
 
 def find(state: State, kind: str, ident: str) -> dict[str, Any]:
     """One object of the dumped state by id."""
-    for obj in dump_state(state)[kind]:
+    objects: list[dict[str, Any]] = dump_state(state)[kind]
+    for obj in objects:
         if obj["id"] == ident:
             return obj
     raise KeyError(ident)

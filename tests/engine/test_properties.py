@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from economy.engine.codec import dump_state, is_hex, parse_state
 from economy.engine.hexgrid import on_map
 from economy.engine.hub_setup import reachable
+from economy.engine.ledger import Line
 from economy.engine.resolve import resolve
 from economy.engine.rules import hex_of, map_bounds
-from economy.engine.state import State
+from economy.engine.state import Group, Hub, Invasion, Shipment, State, Static, System
 from economy.engine.world import World
 
 from .factory import campaign
@@ -38,7 +39,7 @@ KEEP_FIELD = st.sampled_from([True] * 19 + [False])
 @st.composite
 def campaigns(draw: st.DrawFn) -> dict[str, Any]:
     hexes = draw(st.lists(st.sampled_from(HEXES), min_size=2, max_size=10, unique=True))
-    systems = []
+    systems: list[dict[str, Any]] = []
     homeworlds: set[str | None] = {None}
     for i, hx in enumerate(hexes[: draw(st.integers(1, len(hexes)))]):
         holder = draw(st.sampled_from([None, *POWERS, *POWERS]))
@@ -86,7 +87,7 @@ def campaigns(draw: st.DrawFn) -> dict[str, Any]:
             }
         )
     free = [hx for hx in HEXES if hx not in hexes]
-    if free and draw(st.booleans()):
+    if bool(free) and draw(st.booleans()):
         # R-5.2a: a hub whose centre is a deep-space hex; its civilian static may be gone
         power = draw(st.sampled_from(POWERS))
         own = [s["hex"] for s in systems if s["holder"] == power and s["hex"] not in used]
@@ -142,7 +143,7 @@ def campaigns(draw: st.DrawFn) -> dict[str, Any]:
                     "troops": draw(st.integers(1, 300)),
                 }
             )
-    shipments = [
+    shipments: list[dict[str, Any]] = [
         {
             "id": f"sh{k}",
             "power": hub["power"],
@@ -436,7 +437,10 @@ def holdings(state: State) -> dict[tuple[str, str], int]:
         if s.holder:
             for res, n in s.store.items():
                 out[(s.holder, res)] += n
-    for holder in (*state.hubs, *state.groups, *state.statics, *state.invasions):
+    holders: tuple[Hub | Group | Static | Invasion, ...] = (
+        *state.hubs, *state.groups, *state.statics, *state.invasions,
+    )  # fmt: skip
+    for holder in holders:
         for res, n in holder.store.items():
             out[(holder.power, res)] += n
     for sh in state.shipments:
@@ -450,11 +454,12 @@ def places(state: State) -> dict[tuple[str, str], int]:
     for p in state.powers:
         for res, n in p.store.items():
             out[(f"bank:{p.id}", res)] += n
-    for holder in (
+    stockpiles: tuple[System | Hub | Group | Static | Invasion | Shipment, ...] = (
         *state.systems, *state.hubs, *state.groups, *state.statics, *state.invasions,
         *state.shipments,
-    ):  # fmt: skip
-        key = holder.where if not hasattr(holder, "system") else f"{holder.where}:{holder.power}"
+    )  # fmt: skip
+    for holder in stockpiles:
+        key = holder.where if not isinstance(holder, Invasion) else f"{holder.where}:{holder.power}"
         for res, n in holder.store.items():
             out[(key, res)] += n
     return out
@@ -470,10 +475,10 @@ def order_hexes(order: Any) -> list[str]:
     for key in ("links", "keep_links"):
         out += [hx for pair in order.get(key) or [] for hx in pair]
     out += [share.get("hex") for share in order.get("shares") or [] if isinstance(share, dict)]
-    return [hx for hx in out if is_hex(hx)]
+    return [hx for hx in out if isinstance(hx, str) and is_hex(hx)]
 
 
-def _where_key(line: Any) -> str:
+def _where_key(line: Line) -> str:
     if line.where == "bank":
         return f"bank:{line.power}"
     if line.resource == "troops" and line.where.startswith("system:"):

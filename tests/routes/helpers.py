@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -41,7 +42,7 @@ def write_sector(
     *,
     x: int | None = 0,
     y: int | None = 0,
-    routes: list[str] = (),  # type: ignore[assignment]
+    routes: Sequence[str] = (),
     comments: bool = True,
 ) -> Path:
     """Write ``<name>.tab`` (Traveller Map layout) and ``<name>.xml`` with X/Y and routes."""

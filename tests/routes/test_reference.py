@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 from fractions import Fraction as F
+from typing import TypedDict
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -81,7 +82,21 @@ def ref_codes(uwp: str) -> set[str]:
     return codes
 
 
-def ref_btn(a: dict, b: dict, parsecs: int, cap: str) -> F:  # type: ignore[type-arg]
+class Node(TypedDict):
+    """A world as the plain reading sees it."""
+
+    wtn: F
+    codes: set[str]
+    polity: str | None
+    bad: bool
+    id: str
+
+
+Coord = tuple[int, int]
+Key = tuple[int, int, int]
+
+
+def ref_btn(a: Node, b: Node, parsecs: int, cap: str) -> F:
     m = F(0)
     if ("Ag" in a["codes"] and b["codes"] & {"Ex", "Na"}) or (
         "Ag" in b["codes"] and a["codes"] & {"Ex", "Na"}
@@ -134,13 +149,20 @@ maps = st.lists(
 )
 
 
-def _search(nodes, xboat, src, reach: int, jumps_first: bool, avoid: bool):  # type: ignore[no-untyped-def]
+def _search(
+    nodes: dict[Coord, Node],
+    xboat: set[frozenset[Coord]],
+    src: Coord,
+    reach: int,
+    jumps_first: bool,
+    avoid: bool,
+) -> dict[Coord, Key]:
     """Dijkstra with tuple keys from ``src``: (parsecs, jumps, bad waypoints) or, with
     ``jumps_first``, (jumps, parsecs, bad waypoints), over jumps up to ``reach`` parsecs and the
     X-boat links. A waypoint is a world a path goes through (neither end); with ``avoid`` a
     path never goes through a bad one (T-6a P1)."""
-    best = {src: (0, 0, 0)}
-    heap = [((0, 0, 0), src)]
+    best: dict[Coord, Key] = {src: (0, 0, 0)}
+    heap: list[tuple[Key, Coord]] = [((0, 0, 0), src)]
     while heap:
         key, u = heapq.heappop(heap)
         if best.get(u) != key:
@@ -163,8 +185,10 @@ def _search(nodes, xboat, src, reach: int, jumps_first: bool, avoid: bool):  # t
     return best
 
 
-def reference(placed: list[PlacedWorld], xboat: set[frozenset], min_btn: F, cap: str):  # type: ignore[no-untyped-def, type-arg]
-    nodes = {}
+def reference(
+    placed: list[PlacedWorld], xboat: set[frozenset[Coord]], min_btn: F, cap: str
+) -> dict[tuple[str, ...], tuple[F, int, int]]:
+    nodes: dict[Coord, Node] = {}
     for p in placed:
         if p.world.zone == "R":
             continue  # T-6: never a waypoint nor an end
@@ -178,7 +202,7 @@ def reference(placed: list[PlacedWorld], xboat: set[frozenset], min_btn: F, cap:
             "id": p.world.id,
         }
     feeder = F(9)
-    pairs = {}
+    pairs: dict[tuple[str, ...], tuple[F, int, int]] = {}
     keys = sorted(nodes)
     for i, a in enumerate(keys):
         p0 = _search(nodes, xboat, a, 2, jumps_first=False, avoid=False)  # T-6a P0
@@ -210,7 +234,8 @@ def ref_trade(value: F) -> int:
     if value < F(1, 2):
         return 0
     whole = int(value)
-    return 10**whole * (5 if value - whole else 1)
+    trade: int = 10**whole * (5 if value - whole else 1)  # (int ** int may be a float)
+    return trade
 
 
 # T-6a beyond a source's reach: 0203 and 0206 (WTN 3.5 each, WTCM 0: 7, cap 8) have P0 of 5 pc
@@ -236,11 +261,16 @@ FAR_CLEAN_PATH = [
     st.sets(st.tuples(st.integers(0, 23), st.integers(0, 23)), max_size=4),
     st.sampled_from([("2wtn+1", 6), ("none", 6), ("wtn+5", 8), ("2wtn+1", 4), ("2wtn+1", 10)]),
 )
-def test_mapper_matches_plain_reading(spec, links, variant) -> None:  # type: ignore[no-untyped-def]
+def test_mapper_matches_plain_reading(
+    spec: list[tuple[int, int, str, str, str]],
+    links: set[tuple[int, int]],
+    variant: tuple[str, int],
+) -> None:
     placed = [_world(*t) for t in spec]
     coords = [(p.x, p.y) for p in placed]
     valid = [(i, j) for i, j in links if i < len(placed) and j < len(placed) and i != j]
-    xboat_pairs = {tuple(sorted((placed[i].world.id, placed[j].world.id))) for i, j in valid}
+    ids = [(placed[i].world.id, placed[j].world.id) for i, j in valid]
+    xboat_pairs = {(min(a, b), max(a, b)) for a, b in ids}
     xboat_coords = {frozenset((coords[i], coords[j])) for i, j in valid}
     cap, min_btn = variant
     cfg = RouteSettings(chunk=3, btn_cap=cap, min_btn=min_btn)  # several batches on tiny maps

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -58,8 +59,10 @@ def test_variants_change_the_map(tmp_path: Path) -> None:
     rows = [row("0101", "Big", "A788999-C"), row("0102", "Small", "C655433-5")]
     path = write_sector(tmp_path, "Var", rows)
 
-    def btn_of(**kw: object) -> float | None:
-        result = map_routes([path], RouteSettings(**kw))  # type: ignore[arg-type]
+    default = RouteSettings()
+
+    def btn_of(btn_cap: str = default.btn_cap, gwp_cap: bool = default.gwp_cap) -> float | None:
+        result = map_routes([path], replace(default, btn_cap=btn_cap, gwp_cap=gwp_cap))
         return result.pairs[0].btn_h / 2 if result.pairs else None
 
     assert btn_of() is None

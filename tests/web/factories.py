@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import User
+from django.test import Client
 
 from campaigns import services
 from powers.models import Campaign, MapHex, Membership, Power, StarSystem
@@ -18,10 +19,18 @@ PASSWORD = "correct-horse-battery"
 class World:
     campaign: Campaign
     powers: list[Power]
-    users: list[AbstractUser]
+    users: list[User]
+    stranger: User | None = None  # a user of no campaign, made when a test needs one
 
 
-def make_user(username: str) -> AbstractUser:
+class ApiClient(Client):
+    """A test client logged in to a campaign's API, with its root (and the campaign)."""
+
+    base: str
+    world: World
+
+
+def make_user(username: str) -> User:
     return get_user_model().objects.create_user(username=username, password=PASSWORD)
 
 

@@ -16,7 +16,7 @@ from rest_framework.authtoken.models import Token
 from economy import services
 from economy.models import Round
 from powers.models import FleetGroup
-from tests.web.factories import make_campaign, make_user
+from tests.web.factories import World, make_campaign, make_user
 from trade.models import TradeHub
 from trade.route_urls import POLICY as ROUTE_POLICY
 from trade.urls import POLICY as TRADE_POLICY
@@ -77,7 +77,7 @@ POLICY = {
 POLICY.update(ROUTE_POLICY)
 POLICY.update(TRADE_POLICY)
 try:  # maps (issue 7) keep their own table next to their views
-    from campaigns.map_urls import POLICY as MAP_POLICY  # type: ignore[attr-defined]
+    from campaigns.map_urls import POLICY as MAP_POLICY
 
     POLICY.update(MAP_POLICY)
 except ImportError:
@@ -107,7 +107,7 @@ def test_every_route_has_a_policy() -> None:
 
 
 @pytest.fixture
-def world():  # type: ignore[no-untyped-def]
+def world() -> World:
     world = make_campaign(n_powers=2)
     a = world.powers[0]
     TradeHub.objects.filter(power=a).update(key=f"hub-{MARKER}")
@@ -127,7 +127,7 @@ def world():  # type: ignore[no-untyped-def]
     return world
 
 
-def url_for(name: str, pattern: str, world) -> str:  # type: ignore[no-untyped-def]
+def url_for(name: str, pattern: str, world: World) -> str:
     values = {
         "campaign_id": world.campaign.pk,
         "power_key": world.powers[0].key,
@@ -144,10 +144,10 @@ def url_for(name: str, pattern: str, world) -> str:  # type: ignore[no-untyped-d
     return reverse(name, kwargs=kwargs)
 
 
-def clients(world) -> dict[str, Client]:  # type: ignore[no-untyped-def]
+def clients(world: World) -> dict[str, Client]:
     """A fresh client per actor (called per route: POSTing the logout route logs one out)."""
     out = {"anonymous": Client()}
-    stranger = make_user("stranger") if not hasattr(world, "stranger") else world.stranger
+    stranger = make_user("stranger") if world.stranger is None else world.stranger
     world.stranger = stranger
     for label, user in (
         ("owner", world.users[0]),
@@ -169,7 +169,7 @@ def allowed(policy: str, who: str) -> bool:
     }[policy]
 
 
-def test_access_matrix_and_marker(world) -> None:  # type: ignore[no-untyped-def]
+def test_access_matrix_and_marker(world: World) -> None:
     for name, pattern in routes():
         everyone = clients(world)
         policy = POLICY[name]
@@ -192,13 +192,13 @@ def test_access_matrix_and_marker(world) -> None:  # type: ignore[no-untyped-def
                 assert 404 in codes, f"{who} at {url}: {codes}"
 
 
-def test_owner_sees_own_secrets(world) -> None:  # type: ignore[no-untyped-def]
+def test_owner_sees_own_secrets(world: World) -> None:
     owner = clients(world)["owner"]
     page = owner.get(reverse("orders", args=[world.campaign.pk, "p0"])).content
     assert MARKER.encode() in page
 
 
-def test_api_lists_only_own_objects_with_token_auth(world) -> None:  # type: ignore[no-untyped-def]
+def test_api_lists_only_own_objects_with_token_auth(world: World) -> None:
     token = Token.objects.create(user=world.users[1])
     client = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
     base = f"/api/campaigns/{world.campaign.pk}/"

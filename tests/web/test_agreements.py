@@ -129,7 +129,9 @@ def test_legs_dispatched_then_delivered_through_resolution(world: World) -> None
     assert (ag.a_status, ag.b_status) == ("dispatched", "dispatched")
     shipments = {s.key: s for s in Shipment.objects.filter(campaign=world.campaign)}
     assert set(shipments) == {"r1-p0-1", "r1-p1-1"}
-    assert (shipments["r1-p0-1"].power.key, shipments["r1-p0-1"].to_hub.key) == ("p1", "hub1")
+    to_hub = shipments["r1-p0-1"].to_hub
+    assert to_hub is not None
+    assert (shipments["r1-p0-1"].power.key, to_hub.key) == ("p1", "hub1")
     hub1_ore = TradeHub.objects.get(key="hub1").pool_ore
     resolve(world)  # round 2: delivery
     assert not Shipment.objects.filter(campaign=world.campaign).exists()

@@ -4,6 +4,7 @@ nothing written), 409 once resolution has started, and an OpenAPI schema (issue 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 from django.core.management import call_command
@@ -13,25 +14,29 @@ from hypothesis import strategies as st
 
 from economy import services
 from economy.models import AuditEvent, Order, Round
-from tests.web.factories import make_campaign
+from tests.web.factories import ApiClient, make_campaign
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def api(client: Client):  # type: ignore[no-untyped-def]
+def api() -> ApiClient:
     world = make_campaign()
+    client = ApiClient()
     client.force_login(world.users[0])
-    client.base = f"/api/campaigns/{world.campaign.pk}/"  # type: ignore[attr-defined]
-    client.world = world  # type: ignore[attr-defined]
+    client.base = f"/api/campaigns/{world.campaign.pk}/"
+    client.world = world
     return client
 
 
-def post(client: Client, path: str, data: object) -> object:
-    return client.post(client.base + path, json.dumps(data), content_type="application/json")  # type: ignore[attr-defined]
+def post(client: ApiClient, path: str, data: object) -> TestResponse:
+    return client.post(client.base + path, json.dumps(data), content_type="application/json")
 
 
-def test_order_crud_submit_and_withdraw(api) -> None:  # type: ignore[no-untyped-def]
+def test_order_crud_submit_and_withdraw(api: ApiClient) -> None:
     r = post(api, "orders/", {"type": "gal_transfer", "to": "p1", "amount": 3})
     assert r.status_code == 201 and r.json() == {
         "position": 0,
@@ -74,7 +79,9 @@ def test_order_crud_submit_and_withdraw(api) -> None:  # type: ignore[no-untyped
         (["not", "an", "object"], "order"),
     ],
 )
-def test_bad_orders_are_400_naming_the_field_and_change_nothing(api, order, field) -> None:  # type: ignore[no-untyped-def]
+def test_bad_orders_are_400_naming_the_field_and_change_nothing(
+    api: ApiClient, order: object, field: str
+) -> None:
     r = post(api, "orders/", order)
     assert r.status_code == 400
     assert field in r.json()
@@ -92,7 +99,7 @@ def test_bad_orders_are_400_naming_the_field_and_change_nothing(api, order, fiel
         st.lists(st.integers(), max_size=2),
     )
 )
-def test_p3_any_amount_is_a_clean_answer(api, amount) -> None:  # type: ignore[no-untyped-def]
+def test_p3_any_amount_is_a_clean_answer(api: ApiClient, amount: object) -> None:
     before = Order.objects.count()
     body = json.dumps({"type": "gal_transfer", "to": "p1", "amount": amount}, allow_nan=True)
     r = api.post(api.base + "orders/", body, content_type="application/json")
@@ -105,7 +112,7 @@ def test_p3_any_amount_is_a_clean_answer(api, amount) -> None:  # type: ignore[n
         assert isinstance(amount, int) and not isinstance(amount, bool) and amount > 0
 
 
-def test_extra_fields_cannot_reach_other_powers_or_rounds(api) -> None:  # type: ignore[no-untyped-def]
+def test_extra_fields_cannot_reach_other_powers_or_rounds(api: ApiClient) -> None:
     """Fields an order type does not have are refused, not stored (issue 11; S4)."""
     r = post(api, "orders/", {"type": "research_project", "gal": 2, "power": "p1", "round": 9})
     assert r.status_code == 400
@@ -116,7 +123,7 @@ def test_extra_fields_cannot_reach_other_powers_or_rounds(api) -> None:  # type:
     assert not Order.objects.exists()
 
 
-def test_writes_after_the_claim_are_409(api) -> None:  # type: ignore[no-untyped-def]
+def test_writes_after_the_claim_are_409(api: ApiClient) -> None:
     world = api.world
     for power in world.powers:
         services.submit_sheet(power=power, actor="t")
@@ -125,7 +132,7 @@ def test_writes_after_the_claim_are_409(api) -> None:  # type: ignore[no-untyped
     assert post(api, "sheet/withdraw/", {}).status_code == 409
 
 
-def test_reports_and_ledger_filters(api) -> None:  # type: ignore[no-untyped-def]
+def test_reports_and_ledger_filters(api: ApiClient) -> None:
     post(api, "orders/", {"type": "gal_transfer", "to": "p1", "amount": 3})
     for power in api.world.powers:
         services.submit_sheet(power=power, actor="t")

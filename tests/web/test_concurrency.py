@@ -12,7 +12,8 @@ from django.db import connection, connections
 
 from economy import rounds, services
 from economy.models import AuditEvent, OrderSheet, Round, RoundRecord
-from tests.helpers import wait_for
+from powers.models import Power
+from tests.helpers import StartWorker, wait_for
 from tests.web.factories import make_campaign
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,7 +31,7 @@ def in_thread(fn: Callable[[], object]) -> Callable[[], object]:
     return run
 
 
-def test_r1_last_two_submit_at_once_resolves_exactly_once(worker) -> None:  # type: ignore[no-untyped-def]
+def test_r1_last_two_submit_at_once_resolves_exactly_once(worker: StartWorker) -> None:
     worker()
     world = make_campaign(n_powers=2, systems_per_power=2)
     p0, p1 = world.powers
@@ -40,7 +41,7 @@ def test_r1_last_two_submit_at_once_resolves_exactly_once(worker) -> None:  # ty
         assert rnd.number == i + 1
         barrier = threading.Barrier(2)
 
-        def submit(power, barrier=barrier):  # type: ignore[no-untyped-def]
+        def submit(power: Power, barrier: threading.Barrier = barrier) -> Callable[[], object]:
             def go() -> None:
                 barrier.wait()
                 try:
@@ -55,12 +56,12 @@ def test_r1_last_two_submit_at_once_resolves_exactly_once(worker) -> None:  # ty
             t.start()
         for t in threads:
             t.join()
+
         # the on-commit enqueue of whichever submit saw the round complete reaches the worker
-        wait_for(
-            lambda rnd=rnd: Round.objects.get(pk=rnd.pk).status == "resolved",
-            20,
-            f"iteration {i} to resolve",
-        )
+        def resolved(rnd: Round = rnd) -> bool:
+            return Round.objects.get(pk=rnd.pk).status == "resolved"
+
+        wait_for(resolved, 20, f"iteration {i} to resolve")
         assert Round.objects.filter(campaign=world.campaign).count() == i + 2
     assert errors == []
     for action in ("resolution_started", "resolution_finished"):
@@ -69,7 +70,7 @@ def test_r1_last_two_submit_at_once_resolves_exactly_once(worker) -> None:  # ty
         assert per_round.values("round_number").distinct().count() == ITERATIONS
 
 
-def submit_or_409(power) -> object:  # type: ignore[no-untyped-def]
+def submit_or_409(power: Power) -> object:
     """A submission racing the forced resolution may find the round claimed: that is a 409."""
     try:
         return services.submit_sheet(power=power, actor="t")
@@ -83,7 +84,7 @@ def test_r2_duplicate_triggers_resolve_once() -> None:
         services.submit_sheet(power=power, actor="t")
     # the last submit also enqueues (eagerly) — fire ten more deliveries, the sweep and a force
     rnd = Round.objects.get(campaign=world.campaign, status="open")
-    calls = [lambda: services.resolve_round(round_id=rnd.pk)] * 10
+    calls: list[Callable[[], object]] = [lambda: services.resolve_round(round_id=rnd.pk)] * 10
     calls += [services.sweep, lambda: services.resolve_round(round_id=rnd.pk, force=True)]
     calls += [lambda: submit_or_409(world.powers[2])]
     with ThreadPoolExecutor(max_workers=6) as pool:
@@ -106,7 +107,9 @@ def test_r5_order_writes_racing_the_claim_are_never_lost() -> None:
         acked: list[str] = []
         barrier = threading.Barrier(2)
 
-        def writer(p0=p0, acked=acked, barrier=barrier) -> None:  # type: ignore[no-untyped-def]
+        def writer(
+            p0: Power = p0, acked: list[str] = acked, barrier: threading.Barrier = barrier
+        ) -> None:
             barrier.wait()
             for n in range(1000):
                 try:
@@ -119,7 +122,7 @@ def test_r5_order_writes_racing_the_claim_are_never_lost() -> None:
                 except rounds.RoundNotOpen:
                     return
 
-        def resolver(rnd=rnd, barrier=barrier) -> None:  # type: ignore[no-untyped-def]
+        def resolver(rnd: Round = rnd, barrier: threading.Barrier = barrier) -> None:
             barrier.wait()
             services.resolve_round(round_id=rnd.pk, force=True, actor="admin")
 

@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.web.factories import PASSWORD, make_campaign, make_user
+from tests.web.factories import PASSWORD, World, make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ def login(client: Client, username: str) -> None:
     assert client.login(request=HttpRequest(), username=username, password=PASSWORD)
 
 
-def dashboard_url(world, i: int) -> str:  # type: ignore[no-untyped-def]
+def dashboard_url(world: World, i: int) -> str:
     return reverse("dashboard", args=[world.campaign.pk, world.powers[i].key])
 
 

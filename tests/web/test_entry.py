@@ -7,24 +7,29 @@ key; and no refusal tells a player what another power holds."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pytest_django import Settings
 
 from economy import entry, services
 from economy.models import Order, OrderSheet, Round, RoundRecord
 from economy.snapshot import export_state
 from powers.models import StarSystem
-from tests.web.factories import make_campaign
+from tests.web.factories import ApiClient, World, make_campaign
 from trade import services as trade_services
 from trade.models import Motion, TradeHub
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def world():  # type: ignore[no-untyped-def]
+def world() -> World:
     world = make_campaign()
     # p0's third system (0103) is outside its hub and can pay for a new one
     StarSystem.objects.filter(key="s0-2").update(stock_ore=100)
@@ -32,22 +37,23 @@ def world():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def api(client: Client, world):  # type: ignore[no-untyped-def]
+def api(world: World) -> ApiClient:
+    client = ApiClient()
     client.force_login(world.users[0])
-    client.base = f"/api/campaigns/{world.campaign.pk}/"  # type: ignore[attr-defined]
+    client.base = f"/api/campaigns/{world.campaign.pk}/"
     return client
 
 
-def post(client: Client, path: str, data: object, **headers: str):  # type: ignore[no-untyped-def]
+def post(client: ApiClient, path: str, data: object, **headers: str) -> TestResponse:
     return client.post(
-        client.base + path,  # type: ignore[attr-defined]
+        client.base + path,
         json.dumps(data),
         content_type="application/json",
         headers=headers,
     )
 
 
-def resolve(world) -> Round:  # type: ignore[no-untyped-def]
+def resolve(world: World) -> Round:
     rnd = Round.objects.get(campaign=world.campaign, status="open")
     for power in world.powers:
         services.submit_sheet(power=power, actor="t")
@@ -59,7 +65,9 @@ def resolve(world) -> Round:  # type: ignore[no-untyped-def]
 # --- item 1: nothing that passes entry can fail resolution --------------------------------
 
 
-def test_a_hub_id_too_long_for_its_column_is_refused_by_the_api(api, world) -> None:  # type: ignore[no-untyped-def]
+def test_a_hub_id_too_long_for_its_column_is_refused_by_the_api(
+    api: ApiClient, world: World
+) -> None:
     """Today a 100-character id is accepted (201) and every resolution then dies with
     ``value too long for type character varying(64)``."""
     r = post(api, "orders/", {"type": "hub_setup", "id": "a" * 100, "centre": "0103"})
@@ -69,7 +77,7 @@ def test_a_hub_id_too_long_for_its_column_is_refused_by_the_api(api, world) -> N
     assert resolve(world).status == "resolved"
 
 
-def test_the_browser_refuses_what_cannot_be_stored_too(world) -> None:  # type: ignore[no-untyped-def]
+def test_the_browser_refuses_what_cannot_be_stored_too(world: World) -> None:
     p0 = world.powers[0]
     for payload in (
         {"type": "hub_setup", "id": "a" * 100, "centre": "0103"},
@@ -88,7 +96,7 @@ def test_the_browser_refuses_what_cannot_be_stored_too(world) -> None:  # type: 
     ("amount", "status"),
     [(10**12, 201), (10**12 + 1, 400), (10**18, 400), (-(10**13), 400), (5, 201)],
 )
-def test_amounts_beyond_a_trillion_are_refused(api, amount, status) -> None:  # type: ignore[no-untyped-def]
+def test_amounts_beyond_a_trillion_are_refused(api: ApiClient, amount: int, status: int) -> None:
     """10**12 itself may be entered (whether the bank can pay is judged at resolution)."""
     r = post(api, "orders/", {"type": "gal_transfer", "to": "p1", "amount": amount})
     assert r.status_code == status, r.json()
@@ -96,7 +104,7 @@ def test_amounts_beyond_a_trillion_are_refused(api, amount, status) -> None:  # 
         assert r.json() == {"amount": ["expected a whole number from 1 to 1,000,000,000,000"]}
 
 
-def test_unknown_fields_are_refused_not_stored(api) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_fields_are_refused_not_stored(api: ApiClient) -> None:
     r = post(api, "orders/", {"type": "research_project", "gal": 2, "note": "x" * 10_000})
     assert r.status_code == 400 and r.json() == {
         "note": ["not a field of a research_project order"]
@@ -104,7 +112,7 @@ def test_unknown_fields_are_refused_not_stored(api) -> None:  # type: ignore[no-
     assert not Order.objects.exists()
 
 
-def test_a_body_over_the_cap_is_413(api, settings) -> None:  # type: ignore[no-untyped-def]
+def test_a_body_over_the_cap_is_413(api: ApiClient, settings: Settings) -> None:
     body = {"type": "research_project", "gal": 2, "pad": "x" * settings.FTCAMP_MAX_JSON_BYTES}
     r = post(api, "orders/", body)
     assert r.status_code == 413
@@ -112,7 +120,7 @@ def test_a_body_over_the_cap_is_413(api, settings) -> None:  # type: ignore[no-u
     assert not Order.objects.exists()
 
 
-def test_a_sheet_holds_200_orders_plus_3_per_asset(world, settings) -> None:  # type: ignore[no-untyped-def]
+def test_a_sheet_holds_200_orders_plus_3_per_asset(world: World, settings: Settings) -> None:
     """p0 has 3 systems and a hub: 200 + 3 * 4 = 212 orders, then a refusal naming the cap."""
     p0 = world.powers[0]
     assert entry.max_orders(4) == 212
@@ -132,7 +140,7 @@ def test_a_sheet_holds_200_orders_plus_3_per_asset(world, settings) -> None:  # 
     assert sheet.orders.count() == 212
 
 
-def test_an_order_stored_before_the_check_is_rejected_not_fatal(world) -> None:  # type: ignore[no-untyped-def]
+def test_an_order_stored_before_the_check_is_rejected_not_fatal(world: World) -> None:
     """Sheets written before this check existed may hold an order that cannot be stored by
     resolution; it is listed as rejected and the round resolves."""
     p0 = world.powers[0]
@@ -155,7 +163,9 @@ def test_an_order_stored_before_the_check_is_rejected_not_fatal(world) -> None: 
 # --- item 2: ids settled once --------------------------------------------------------------
 
 
-def test_a_typed_hub_id_is_stored_as_power_dash_id_with_its_name(api, world) -> None:  # type: ignore[no-untyped-def]
+def test_a_typed_hub_id_is_stored_as_power_dash_id_with_its_name(
+    api: ApiClient, world: World
+) -> None:
     r = post(
         api,
         "orders/",
@@ -171,13 +181,13 @@ def test_a_typed_hub_id_is_stored_as_power_dash_id_with_its_name(api, world) -> 
 
 
 @pytest.mark.parametrize("typed", ["West", "1west", "we st", "west_hub", "-west", "w" * 25, ""])
-def test_typed_ids_follow_the_pattern(api, typed) -> None:  # type: ignore[no-untyped-def]
+def test_typed_ids_follow_the_pattern(api: ApiClient, typed: str) -> None:
     r = post(api, "orders/", {"type": "hub_setup", "id": typed, "centre": "0103"})
     assert r.status_code == 400
     assert "lower-case letters" in r.json()["id"][0]
 
 
-def test_a_player_chosen_id_never_meets_a_generated_key(api, world) -> None:  # type: ignore[no-untyped-def]
+def test_a_player_chosen_id_never_meets_a_generated_key(api: ApiClient, world: World) -> None:
     """Today ``hub_setup`` with id ``motion-<next>`` takes the key the next motion is given:
     the state then has one id twice and every order POST and projection is a 500."""
     p0 = world.powers[0]
@@ -192,16 +202,16 @@ def test_a_player_chosen_id_never_meets_a_generated_key(api, world) -> None:  # 
     assert motion.key == f"motion.{nxt}"  # a form no typed id can take (no "-")
     r = post(api, "orders/", {"type": "research_project", "gal": 2})
     assert r.status_code == 201
-    assert api.get(api.base + "projection/").status_code == 200  # type: ignore[attr-defined]
+    assert api.get(api.base + "projection/").status_code == 200
 
 
-def test_ids_that_could_meet_an_engine_shipment_id_are_refused(world) -> None:  # type: ignore[no-untyped-def]
+def test_ids_that_could_meet_an_engine_shipment_id_are_refused(world: World) -> None:
     """Shipments the engine creates are ``r<round>-<power>-<n>`` (contracts §1)."""
     assert entry.key_errors("r2", {"type": "hub_setup", "id": "p0-1"}) == ["id: choose another id"]
     assert entry.key_errors("p0", {"type": "hub_setup", "id": "west-1"}) == []
 
 
-def test_refusals_reveal_nothing_about_other_powers(api, world) -> None:  # type: ignore[no-untyped-def]
+def test_refusals_reveal_nothing_about_other_powers(api: ApiClient, world: World) -> None:
     """Today: "hub hub1 belongs to p1, not p0" confirms another power's hub, and "id ... is
     already used" reveals a secret object. Another power's hub and no hub at all read alike."""
     theirs = post(
@@ -223,7 +233,7 @@ def test_refusals_reveal_nothing_about_other_powers(api, world) -> None:  # type
     assert "p1" not in json.dumps(r.json())
 
 
-def test_a_hub_node_of_another_power_is_not_named_in_a_rejection(world) -> None:  # type: ignore[no-untyped-def]
+def test_a_hub_node_of_another_power_is_not_named_in_a_rejection(world: World) -> None:
     p0 = world.powers[0]
     services.add_order(
         power=p0, payload={"type": "hub_setup", "id": "probe", "centre": "0401"}, actor="t"
@@ -233,7 +243,7 @@ def test_a_hub_node_of_another_power_is_not_named_in_a_rejection(world) -> None:
     assert errors and not any("hub1" in e for e in errors)
 
 
-def test_the_hub_form_asks_for_the_typed_id_and_name(client: Client, world) -> None:  # type: ignore[no-untyped-def]
+def test_the_hub_form_asks_for_the_typed_id_and_name(client: Client, world: World) -> None:
     client.force_login(world.users[0])
     url = reverse("order-add", args=[world.campaign.pk, "p0"])
     r = client.post(url, {"type": "hub_setup", "id": "West Hub", "centre": "0103"})

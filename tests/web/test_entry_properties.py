@@ -89,7 +89,7 @@ def order_of(kind: str, ids: list[str], hexes: list[str]) -> st.SearchStrategy[d
     fields = {f.name: field_values(kind, f, ids, hexes) for f in ORDER_TYPES[kind].fields}
     required = {n: s for n, s in fields.items() if n in schema["required"]}
     optional = {n: s for n, s in fields.items() if n not in schema["required"]}
-    return st.fixed_dictionaries({"type": st.just(kind), **required}, optional=optional)  # type: ignore[return-value]
+    return st.fixed_dictionaries({"type": st.just(kind), **required}, optional=optional)
 
 
 def test_random_orders_of_every_type_never_fail_a_round() -> None:

@@ -10,18 +10,22 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
+from tests.web.factories import World
+
 pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("fmt", ["exe", "CSV", "csv.exe", "html", "json5", "svg"])
-def test_the_ledger_export_has_only_its_listed_formats(player, world, fmt) -> None:  # type: ignore[no-untyped-def]
+def test_the_ledger_export_has_only_its_listed_formats(
+    player: Client, world: World, fmt: str
+) -> None:
     """Today ``ledger.exe`` is served as a CSV named ``ledger-<id>-p0.exe``."""
     r = player.get(f"/campaigns/{world.campaign.pk}/powers/p0/ledger.{fmt}")
     assert r.status_code == 404
 
 
 @pytest.mark.parametrize(("fmt", "kind"), [("csv", "text/csv"), ("json", "application/json")])
-def test_the_listed_formats_download(player, world, fmt, kind) -> None:  # type: ignore[no-untyped-def]
+def test_the_listed_formats_download(player: Client, world: World, fmt: str, kind: str) -> None:
     r = player.get(reverse("ledger-export", args=[world.campaign.pk, "p0", fmt]))
     assert r.status_code == 200 and r["Content-Type"] == kind
     assert r["Content-Disposition"] == f'attachment; filename="ledger-{world.campaign.pk}-p0.{fmt}"'
@@ -39,7 +43,9 @@ PRIVATE = [
 
 
 @pytest.mark.parametrize(("name", "of_power"), PRIVATE)
-def test_private_pages_are_never_stored(player, world, name, of_power) -> None:  # type: ignore[no-untyped-def]
+def test_private_pages_are_never_stored(
+    player: Client, world: World, name: str, of_power: bool
+) -> None:
     args = [world.campaign.pk, "p0"] if of_power else []
     if name == "ledger-export":
         args.append("csv")
@@ -48,29 +54,29 @@ def test_private_pages_are_never_stored(player, world, name, of_power) -> None: 
     assert "no-store" in r["Cache-Control"] and "private" in r["Cache-Control"]
 
 
-def test_private_api_answers_are_never_stored(world) -> None:  # type: ignore[no-untyped-def]
+def test_private_api_answers_are_never_stored(world: World) -> None:
     token = Token.objects.create(user=world.users[0])
     client = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
     r = client.get(f"/api/campaigns/{world.campaign.pk}/sheet/")
     assert r.status_code == 200 and "no-store" in r["Cache-Control"]
 
 
-def test_public_pages_may_be_cached(client: Client, world) -> None:  # type: ignore[no-untyped-def]
+def test_public_pages_may_be_cached(client: Client, world: World) -> None:
     r = client.get(reverse("history", args=[world.campaign.pk]))
     assert r.status_code == 200 and "no-store" not in r.get("Cache-Control", "")
 
 
 @pytest.mark.parametrize("auth", [None, "Token not-a-real-token", "Bearer abc", "Token "])
-def test_a_missing_or_bad_token_is_a_401_naming_the_scheme(world, auth) -> None:  # type: ignore[no-untyped-def]
+def test_a_missing_or_bad_token_is_a_401_naming_the_scheme(world: World, auth: str | None) -> None:
     """Today: 403 without WWW-Authenticate."""
-    client = Client(**({"HTTP_AUTHORIZATION": auth} if auth else {}))
+    client = Client(HTTP_AUTHORIZATION=auth) if auth else Client()
     r = client.get(f"/api/campaigns/{world.campaign.pk}/sheet/")
     assert r.status_code == 401
     assert r["WWW-Authenticate"] == "Token"
     assert r["Content-Type"] == "application/json"
 
 
-def test_a_path_the_api_does_not_have_is_a_json_404(player, world) -> None:  # type: ignore[no-untyped-def]
+def test_a_path_the_api_does_not_have_is_a_json_404(player: Client, world: World) -> None:
     """Today a non-integer path part gets Django's HTML 404 page."""
     for path in (
         "/api/campaigns/abc/orders/",

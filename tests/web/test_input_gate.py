@@ -5,6 +5,7 @@ levels deep are a 400 with a clear message — today they are 500s — and nothi
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 from django.test import Client
@@ -12,14 +13,17 @@ from django.urls import reverse
 
 from economy.models import AuditEvent, Order
 from powers.models import FleetGroup
-from tests.web.factories import make_campaign
+from tests.web.factories import World, make_campaign
 from trade.models import Agreement, Motion, Vote
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def world():  # type: ignore[no-untyped-def]
+def world() -> World:
     world = make_campaign()
     FleetGroup.objects.create(
         campaign=world.campaign, key="g0", power=world.powers[0], col=1, row=1
@@ -28,13 +32,13 @@ def world():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def player(client: Client, world) -> Client:  # type: ignore[no-untyped-def]
+def player(client: Client, world: World) -> Client:
     client.raise_request_exception = False  # a 500 is an answer to look at, not an exception
     client.force_login(world.users[0])
     return client
 
 
-def page(name: str, world, *extra: str) -> str:  # type: ignore[no-untyped-def]
+def page(name: str, world: World, *extra: str) -> str:
     return reverse(name, args=[world.campaign.pk, "p0", *extra])
 
 
@@ -56,7 +60,9 @@ FORMS = [
 
 
 @pytest.mark.parametrize(("name", "extra", "data"), FORMS, ids=[f[0] for f in FORMS])
-def test_nul_in_any_form_field_is_a_400(player, world, name, extra, data) -> None:  # type: ignore[no-untyped-def]
+def test_nul_in_any_form_field_is_a_400(
+    player: Client, world: World, name: str, extra: tuple[str, ...], data: dict[str, str]
+) -> None:
     r = player.post(page(name, world, *extra), data)
     assert r.status_code == 400
     assert r.content == b"Refused: the form: NUL characters are not allowed."
@@ -66,14 +72,14 @@ def test_nul_in_any_form_field_is_a_400(player, world, name, extra, data) -> Non
     assert not AuditEvent.objects.exists()
 
 
-def test_nul_in_the_address_is_a_400(player, world) -> None:  # type: ignore[no-untyped-def]
+def test_nul_in_the_address_is_a_400(player: Client, world: World) -> None:
     r = player.get(f"/campaigns/{world.campaign.pk}/powers/p0%00/orders/")
     assert r.status_code == 400 and b"NUL" in r.content
     r = player.get(page("orders", world) + "?type=%00")
     assert r.status_code == 400
 
 
-def api_post(client: Client, world, body: str | bytes) -> object:  # type: ignore[no-untyped-def]
+def api_post(client: Client, world: World, body: str | bytes) -> TestResponse:
     return client.post(
         f"/api/campaigns/{world.campaign.pk}/orders/", body, content_type="application/json"
     )
@@ -93,17 +99,19 @@ def api_post(client: Client, world, body: str | bytes) -> object:  # type: ignor
         (b'{"type": "\xff"}', "not UTF-8"),
     ],
 )
-def test_bad_json_bodies_are_a_400_with_a_clear_message(player, world, body, message) -> None:  # type: ignore[no-untyped-def]
+def test_bad_json_bodies_are_a_400_with_a_clear_message(
+    player: Client, world: World, body: str | bytes, message: str
+) -> None:
     r = api_post(player, world, body)
-    assert r.status_code == 400, r.content  # type: ignore[attr-defined]
-    assert r["Content-Type"] == "application/json"  # type: ignore[index]
-    detail = r.json()["detail"]  # type: ignore[attr-defined]
+    assert r.status_code == 400, r.content
+    assert r["Content-Type"] == "application/json"
+    detail = r.json()["detail"]
     assert detail.startswith("Refused: ") and message in detail
     assert not Order.objects.exists()
 
 
-def test_ordinary_text_passes_the_gate(player, world) -> None:  # type: ignore[no-untyped-def]
+def test_ordinary_text_passes_the_gate(player: Client, world: World) -> None:
     body = {"type": "hub_setup", "id": "west", "name": "Ünter «Weißwasser» ☄", "centre": "0103"}
     r = api_post(player, world, json.dumps(body))
-    assert r.status_code == 201, r.content  # type: ignore[attr-defined]
+    assert r.status_code == 201, r.content
     assert Order.objects.get().payload["name"] == body["name"]

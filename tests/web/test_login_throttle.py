@@ -5,10 +5,13 @@ same address; the client address comes from X-Forwarded-For only behind a truste
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from axes.models import AccessAttempt
 from django.test import Client, RequestFactory
 from django.urls import reverse
+from pytest_django import Settings
 
 from ftcamp.logins import client_ip
 from tests.web.factories import PASSWORD, make_user
@@ -16,7 +19,9 @@ from tests.web.factories import PASSWORD, make_user
 pytestmark = pytest.mark.django_db
 
 
-def attempt(client: Client, username: str, password: str, ip: str = "10.9.9.9", **extra) -> int:  # type: ignore[no-untyped-def]
+def attempt(
+    client: Client, username: str, password: str, ip: str = "10.9.9.9", **extra: Any
+) -> int:
     response = client.post(
         reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=ip, **extra
     )
@@ -45,7 +50,9 @@ def test_a_wrong_password_for_one_player_does_not_lock_out_another_at_the_same_a
     assert attempt(Client(), "nsl", PASSWORD, ip="10.1.1.1") == 302  # nsl, elsewhere
 
 
-def test_one_address_trying_twenty_accounts_is_stopped_at_the_ceiling(settings) -> None:  # type: ignore[no-untyped-def]
+def test_one_address_trying_twenty_accounts_is_stopped_at_the_ceiling(
+    settings: Settings,
+) -> None:
     """S7's "20 accounts from one IP": three tries at each of 20 accounts; the address is
     refused (429) from its 50th failure on, for every account, right password included."""
     assert settings.FTCAMP_LOGIN_IP_LIMIT == 50
@@ -74,7 +81,9 @@ def test_admin_login_is_covered() -> None:
     assert codes[-1] == 429
 
 
-def test_client_address_from_the_proxy_header_only_behind_trusted_proxies(settings) -> None:  # type: ignore[no-untyped-def]
+def test_client_address_from_the_proxy_header_only_behind_trusted_proxies(
+    settings: Settings,
+) -> None:
     request = RequestFactory().get(
         "/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7"
     )
@@ -86,7 +95,9 @@ def test_client_address_from_the_proxy_header_only_behind_trusted_proxies(settin
     assert client_ip(request) == "10.0.0.1"  # fewer hops than proxies: not trusted
 
 
-def test_behind_a_proxy_players_are_told_apart_by_their_forwarded_address(settings) -> None:  # type: ignore[no-untyped-def]
+def test_behind_a_proxy_players_are_told_apart_by_their_forwarded_address(
+    settings: Settings,
+) -> None:
     settings.FTCAMP_TRUSTED_PROXIES = 1
     make_user("fse")
     client = Client()

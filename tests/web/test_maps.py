@@ -215,7 +215,7 @@ def test_public_map_draws_types_systems_holders_and_counters() -> None:
     markers = [
         g for g in root.iter(f"{SVG}g") if g.get("class") in ("marker group", "marker static")
     ]
-    counts = sorted((g.get("class"), g.find(f"{SVG}text").text) for g in markers)  # type: ignore[union-attr]
+    counts = sorted((g.get("class"), g.findtext(f"{SVG}text")) for g in markers)
     assert counts == [("marker group", "2"), ("marker static", "1")]
 
 
@@ -342,8 +342,8 @@ def test_hex_panels_show_what_the_viewer_may_know(client: Client) -> None:
     system = StarSystem.objects.select_related("hex").get(key="s0-0")
     digits = zip(UWP_FIELDS, (7, 8, 8, 8, 9, 9, 12), strict=True)  # A788899-C
     StarSystem.objects.filter(pk=system.pk).update(starport="A", loyalty=13, **dict(digits))
-    hx = {"headers": {"HX-Request": "true"}}
-    public = client.get(reverse("map-public-hex", args=[cid, system.hex.code]), **hx)
+    hx = {"HX-Request": "true"}
+    public = client.get(reverse("map-public-hex", args=[cid, system.hex.code]), headers=hx)
     body = public.content.decode()
     assert "System 0-0" in body and "A788899-C" in body and "Power 0" in body
     assert "<html" not in body  # an htmx fragment
@@ -352,21 +352,21 @@ def test_hex_panels_show_what_the_viewer_may_know(client: Client) -> None:
     assert "<html" in full and "A788899-C" in full
 
     login(client, world.users[0].username)
-    own = client.get(reverse("map-private-hex", args=[cid, p0.key, system.hex.code]), **hx)
+    own = client.get(reverse("map-private-hex", args=[cid, p0.key, system.hex.code]), headers=hx)
     body = own.content.decode()
     assert "Loyalty (LR)" in body and ">13<" in body and "centre of hub hub0" in body
-    bubble = client.get(reverse("map-private-hex", args=[cid, p0.key, P0_SENSOR]), **hx)
+    bubble = client.get(reverse("map-private-hex", args=[cid, p0.key, P0_SENSOR]), headers=hx)
     assert "Sensor of bubble own-bubble-p0" in bubble.content.decode()
     # p1's centre, sensor and counters seen by p0: nothing private, only public counters
     for code in (P1_CENTRE, P1_SENSOR, "1010"):
-        body = client.get(reverse("map-private-hex", args=[cid, p0.key, code]), **hx)
-        text = body.content.decode()
+        answer = client.get(reverse("map-private-hex", args=[cid, p0.key, code]), headers=hx)
+        text = answer.content.decode()
         assert "hub" not in text.lower() and "SECRET" not in text and "bubble" not in text
-    counters = client.get(reverse("map-private-hex", args=[cid, p0.key, "1010"]), **hx)
+    counters = client.get(reverse("map-private-hex", args=[cid, p0.key, "1010"]), headers=hx)
     assert "Power 1: 2 groups, 0 statics" in counters.content.decode()
     other_system = StarSystem.objects.select_related("hex").get(key="s1-0")
     body = client.get(
-        reverse("map-private-hex", args=[cid, p0.key, other_system.hex.code]), **hx
+        reverse("map-private-hex", args=[cid, p0.key, other_system.hex.code]), headers=hx
     ).content.decode()
     assert "System 1-0" in body and "Loyalty" not in body
     page = client.get(reverse("map-private", args=[cid, p0.key])).content.decode()
@@ -406,9 +406,9 @@ def grow(world: World, n: int) -> None:
     )
 
 
-def count_queries(client: Client, url: str, **kwargs: object) -> int:
+def count_queries(client: Client, url: str, headers: dict[str, str] | None = None) -> int:
     with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url, **kwargs)  # type: ignore[arg-type]
+        response = client.get(url, headers=headers)
     assert response.status_code == 200
     return len(ctx.captured_queries)
 

@@ -4,6 +4,8 @@ submitted (issue 4). Sent after commit; a mail failure never breaks a submission
 from __future__ import annotations
 
 import pytest
+from django.core.mail import EmailMessage
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from economy import services
 from economy.models import Round
@@ -13,8 +15,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_last_to_submit_and_round_resolved_emails(
-    mailoutbox, django_capture_on_commit_callbacks
-) -> None:  # type: ignore[no-untyped-def]
+    mailoutbox: list[EmailMessage],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
     world = make_campaign(n_powers=3)
     for i, user in enumerate(world.users):
         user.email = f"player{i}@example.org"

@@ -78,6 +78,8 @@ def test_every_engine_order_type_has_a_form_with_the_same_fields() -> None:
         ),
     ],
 )
-def test_form_data_round_trips_to_the_order_object(kind: str, data: dict, payload: dict) -> None:
+def test_form_data_round_trips_to_the_order_object(
+    kind: str, data: dict[str, str], payload: dict[str, object]
+) -> None:
     assert payload_from(kind, data) == payload
     assert payload_from(kind, form_values(payload)) == payload

@@ -4,6 +4,7 @@ number of queries for a small and a large campaign (issue 4)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from django.db import connection
@@ -37,29 +38,31 @@ def small_and_large() -> tuple[World, World]:
     return sized("small", 5), sized("large", 150)
 
 
-def test_order_sheet_and_projection_pages(client: Client, small_and_large) -> None:  # type: ignore[no-untyped-def]
+def test_order_sheet_and_projection_pages(
+    client: Client, small_and_large: tuple[World, World]
+) -> None:
     counts = []
     for world in small_and_large:
         client.force_login(world.users[0])
         args = [world.campaign.pk, "p0"]
         counts.append(
             (
-                count(lambda a=args: client.get(reverse("orders", args=a))),
-                count(lambda a=args: client.get(reverse("projection", args=a))),
-                count(lambda a=args: client.get(reverse("dashboard", args=a))),
+                count(partial(client.get, reverse("orders", args=args))),
+                count(partial(client.get, reverse("projection", args=args))),
+                count(partial(client.get, reverse("dashboard", args=args))),
             )
         )
     assert counts[0] == counts[1]
 
 
-def test_load_and_save_service(small_and_large) -> None:  # type: ignore[no-untyped-def]
+def test_load_and_save_service(small_and_large: tuple[World, World]) -> None:
     exports, resolutions = [], []
     for world in small_and_large:
-        exports.append(count(lambda w=world: export_state(w.campaign)))
+        exports.append(count(partial(export_state, world.campaign)))
         for power in world.powers:
             services.submit_sheet(power=power, actor="t")
         rnd = Round.objects.get(campaign=world.campaign, status="open")
-        resolutions.append(count(lambda r=rnd: services.resolve_round(round_id=r.pk)))
+        resolutions.append(count(partial(services.resolve_round, round_id=rnd.pk)))
         assert Round.objects.get(pk=rnd.pk).status == "resolved"
     assert exports[0] == exports[1]
     assert resolutions[0] == resolutions[1]

@@ -110,7 +110,9 @@ def _claimed_round() -> tuple[Any, Round]:
     return world, rnd
 
 
-def test_f7_the_sweep_leaves_a_live_claim_and_returns_a_dead_one(resolver) -> None:  # type: ignore[no-untyped-def]
+def test_f7_the_sweep_leaves_a_live_claim_and_returns_a_dead_one(
+    resolver: psycopg.Connection[Any],
+) -> None:
     """Liveness is the resolver lock: while the resolving session holds it the sweep leaves
     the claim alone however old; once PostgreSQL ends that session (pg_terminate_backend, as
     when a worker is killed) the very next sweep returns the round to open and enqueues it."""

@@ -36,6 +36,7 @@ def test_the_api_and_the_pages_answer_a_refusal_alike(exc: DomainError, status: 
 
     page = RequestFactory().post("/campaigns/1/powers/p/orders/add/")
     page.session = SessionStore()
+    # the messages framework's own attribute, which the stubs leave off HttpRequest
     page._messages = FallbackStorage(page)  # type: ignore[attr-defined]
     page.user = AnonymousUser()
     answer = RefusalMiddleware(HttpResponse).process_exception(page, exc)

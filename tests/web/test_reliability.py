@@ -12,10 +12,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from economy import rounds, services
+from economy.engine.state import State
 from economy.models import AuditEvent, OrderSheet, Round
+from economy.snapshot import save_state
 from economy.tasks import resolve_round_task
+from powers.models import Campaign
 from tests.web.factories import make_campaign
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +27,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_f4_a_lost_enqueue_is_logged_not_a_5xx(
-    client: Client, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks, caplog
-) -> None:  # type: ignore[no-untyped-def]
+    client: Client,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     world = make_campaign()
     services.submit_sheet(power=world.powers[1], actor="t")
 
@@ -45,9 +52,9 @@ def test_f4_a_lost_enqueue_is_logged_not_a_5xx(
 
 def test_f6_a_poison_pill_fails_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     bad, *good = (make_campaign(f"c{i}") for i in range(4))
-    real_write = services.save_state
+    real_write = save_state
 
-    def write(campaign, state):  # type: ignore[no-untyped-def]
+    def write(campaign: Campaign, state: State) -> None:
         if campaign.pk == bad.campaign.pk:
             raise RuntimeError("poison")
         return real_write(campaign, state)
@@ -74,7 +81,7 @@ def test_f6_a_poison_pill_fails_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def test_f8_overdue_canary(caplog) -> None:  # type: ignore[no-untyped-def]
+def test_f8_overdue_canary(caplog: pytest.LogCaptureFixture) -> None:
     world = make_campaign()
     rnd = Round.objects.get(campaign=world.campaign)
     Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(minutes=5))
@@ -120,7 +127,7 @@ def test_r6_orders_are_accepted_after_the_deadline_until_the_claim() -> None:
         )
 
 
-def test_f3_task_limits_sit_inside_the_visibility_timeout(settings) -> None:  # type: ignore[no-untyped-def]
+def test_f3_task_limits_sit_inside_the_visibility_timeout(settings: Settings) -> None:
     """A task still running is never redelivered by Redis: its hard limit ends it first; acks
     are late and a lost worker's task goes back to the queue (style.md, reliability F1/F3)."""
     visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]

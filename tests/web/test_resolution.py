@@ -6,23 +6,26 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
 from economy import rounds, selectors, services
 from economy.models import AuditEvent, LedgerLine, OrderSheet, Round, RoundRecord
 from economy.snapshot import export_state
-from powers.models import Power
-from tests.web.factories import make_campaign
+from powers.models import Campaign, Power
+from tests.web.factories import World, make_campaign
 from trade.models import RateHistory
 
 pytestmark = pytest.mark.django_db
 
 
-def open_round(campaign) -> Round:  # type: ignore[no-untyped-def]
+def open_round(campaign: Campaign) -> Round:
     return Round.objects.get(campaign=campaign, status="open")
 
 
-def submit_everyone(world) -> None:  # type: ignore[no-untyped-def]
+def submit_everyone(world: World) -> None:
     for power in world.powers:
         services.submit_sheet(power=power, actor="test")
 
@@ -136,15 +139,15 @@ def test_sweep_returns_a_dead_claim_and_enqueues_due_rounds() -> None:
 
 
 def test_without_advisory_locks_a_claim_is_dead_after_the_stall_timeout(
-    settings, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """SQLite (`make run`) has no advisory locks: there the stall timeout decides."""
     settings.FTCAMP_STALL_SECONDS = 10
     world = make_campaign()
     submit_everyone(world)
     rnd = open_round(world.campaign)
     assert services.claim_round(round_id=rnd.pk)
-    monkeypatch.setattr(services.connection, "vendor", "sqlite")
+    monkeypatch.setattr(connection, "vendor", "sqlite")
     assert services.sweep(now=timezone.now()) == []  # not stalled yet
     assert services.sweep(now=timezone.now() + timedelta(seconds=11)) == [rnd.pk]
     rnd.refresh_from_db()
@@ -263,7 +266,7 @@ def test_a_resolved_round_replays_identically_from_its_inputs() -> None:
     ]
 
 
-def test_statements_show_a_power_its_own_events_only(client) -> None:  # type: ignore[no-untyped-def]
+def test_statements_show_a_power_its_own_events_only(client: Client) -> None:
     from django.urls import reverse
 
     world = make_campaign()
@@ -294,7 +297,7 @@ def test_statements_show_a_power_its_own_events_only(client) -> None:  # type: i
     assert "sells 3 ore" not in public
 
 
-def test_public_summary_reports_changes_of_holder(client) -> None:  # type: ignore[no-untyped-def]
+def test_public_summary_reports_changes_of_holder(client: Client) -> None:
     from django.urls import reverse
 
     from powers.models import FleetGroup, MapHex, StarSystem

@@ -6,6 +6,7 @@ visitors only read cached maps and new jobs are rate-limited (issue 11 item 8)."
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -17,6 +18,9 @@ from tests.routes.helpers import BIG, HEADER, row
 from tests.web.factories import make_campaign, make_user
 from trade import routemaps
 from trade.models import RouteJob
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +43,7 @@ def player(client: Client) -> Client:
     return client
 
 
-def upload(client: Client, text: str = SECTOR, variants: str = "") -> object:
+def upload(client: Client, text: str = SECTOR, variants: str = "") -> TestResponse:
     return client.post(
         reverse("route-upload"),
         {"sectors": SimpleUploadedFile("test.tab", text.encode()), "variants": variants},

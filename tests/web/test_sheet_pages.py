@@ -10,20 +10,22 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from economy import services
 from economy.models import Order, Round
 from economy.tasks import resolve_round_task
+from tests.web.factories import World
 
 pytestmark = pytest.mark.django_db
 
 
-def sheet_url(world) -> str:  # type: ignore[no-untyped-def]
+def sheet_url(world: World) -> str:
     return reverse("orders", args=[world.campaign.pk, "p0"])
 
 
-def resolve_round_one(world) -> None:  # type: ignore[no-untyped-def]
+def resolve_round_one(world: World) -> None:
     for power in world.powers:
         services.submit_sheet(power=power, actor="t")
     assert services.resolve_round(round_id=Round.objects.get(number=1).pk)
@@ -32,7 +34,9 @@ def resolve_round_one(world) -> None:  # type: ignore[no-untyped-def]
 # --- item 3: numbering ---------------------------------------------------------------------
 
 
-def test_rejected_orders_and_the_edit_form_use_the_list_numbers(player, world) -> None:  # type: ignore[no-untyped-def]
+def test_rejected_orders_and_the_edit_form_use_the_list_numbers(
+    player: Client, world: World
+) -> None:
     """Today the statement says "#5" for the sixth order of the list, and the edit form of
     the sixth order is "Edit order #5"."""
     p0 = world.powers[0]
@@ -50,7 +54,7 @@ def test_rejected_orders_and_the_edit_form_use_the_list_numbers(player, world) -
     assert [(r["index"], r["number"]) for r in api["rejected"]] == [(5, 6)]
 
 
-def test_api_orders_carry_their_list_number(player, world) -> None:  # type: ignore[no-untyped-def]
+def test_api_orders_carry_their_list_number(player: Client, world: World) -> None:
     base = f"/api/campaigns/{world.campaign.pk}/orders/"
     for gal in (2, 4):
         player.post(base, {"type": "research_project", "gal": gal}, content_type="application/json")
@@ -61,7 +65,9 @@ def test_api_orders_carry_their_list_number(player, world) -> None:  # type: ign
 # --- item 4: stale writes ------------------------------------------------------------------
 
 
-def test_a_page_of_a_round_that_is_over_does_not_write_into_the_next(player, world) -> None:  # type: ignore[no-untyped-def]
+def test_a_page_of_a_round_that_is_over_does_not_write_into_the_next(
+    player: Client, world: World
+) -> None:
     page = player.get(sheet_url(world))
     assert 'name="round" value="1"' in page.text  # every sheet form carries its round
     resolve_round_one(world)
@@ -91,7 +97,9 @@ def test_a_page_of_a_round_that_is_over_does_not_write_into_the_next(player, wor
         ("sheet-submit", (), {"action": "withdraw"}),
     ],
 )
-def test_every_sheet_write_checks_its_round(player, world, name, args, data) -> None:  # type: ignore[no-untyped-def]
+def test_every_sheet_write_checks_its_round(
+    player: Client, world: World, name: str, args: tuple[int, ...], data: dict[str, str]
+) -> None:
     resolve_round_one(world)
     for gal in (2, 4):
         services.add_order(
@@ -102,7 +110,7 @@ def test_every_sheet_write_checks_its_round(player, world, name, args, data) -> 
     assert [o.payload["gal"] for o in Order.objects.order_by("position")] == [2, 4]
 
 
-def test_the_api_refuses_a_write_for_a_round_that_is_over(player, world) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_refuses_a_write_for_a_round_that_is_over(player: Client, world: World) -> None:
     base = f"/api/campaigns/{world.campaign.pk}/"
     sheet = player.get(base + "sheet/")
     assert sheet["ETag"] == '"round-1"'
@@ -129,8 +137,8 @@ def test_the_api_refuses_a_write_for_a_round_that_is_over(player, world) -> None
 
 @pytest.mark.django_db(transaction=True)
 def test_the_last_submitter_is_told_the_round_resolved(
-    player, world, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    player: Client, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # tasks run in-process, as with `make run`
     monkeypatch.setattr(
         resolve_round_task, "delay", lambda round_id: services.resolve_round(round_id=round_id)
@@ -148,7 +156,7 @@ def test_the_last_submitter_is_told_the_round_resolved(
 # --- item 6: texts players read --------------------------------------------------------------
 
 
-def test_messages_and_order_lines_name_fields_by_their_labels(player, world) -> None:  # type: ignore[no-untyped-def]
+def test_messages_and_order_lines_name_fields_by_their_labels(player: Client, world: World) -> None:
     p0 = world.powers[0]
     services.add_order(
         power=p0,
@@ -173,7 +181,7 @@ def test_messages_and_order_lines_name_fields_by_their_labels(player, world) -> 
     assert "Gal: expected a positive integer" in r.text
 
 
-def test_agreement_messages_name_the_fields_the_player_filled(player, world) -> None:  # type: ignore[no-untyped-def]
+def test_agreement_messages_name_the_fields_the_player_filled(player: Client, world: World) -> None:
     """Today: "a_amount: at least one side must send something"."""
     r = player.post(
         reverse("agreement-propose", args=[world.campaign.pk, "p0"]),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -16,15 +17,15 @@ from django.db import connection
 
 from economy import services
 from economy.models import AuditEvent, LedgerLine, Round, RoundRecord
-from tests.helpers import wait_for
-from tests.web.factories import make_campaign
+from tests.helpers import StartWorker, wait_for
+from tests.web.factories import World, make_campaign
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 RECOVERY_SECONDS = 30
 
 
-def test_last_submission_is_resolved_by_a_real_worker(worker) -> None:  # type: ignore[no-untyped-def]
+def test_last_submission_is_resolved_by_a_real_worker(worker: StartWorker) -> None:
     worker()
     world = make_campaign(n_powers=3)
     rnd = Round.objects.get(campaign=world.campaign, status="open")
@@ -48,7 +49,9 @@ def _writes_in_flight() -> set[str]:
         return {row[0] for row in cur.fetchall()}
 
 
-def _paused_mid_write(worker, tmp_path: Path):  # type: ignore[no-untyped-def]
+def _paused_mid_write(
+    worker: StartWorker, tmp_path: Path
+) -> tuple[subprocess.Popen[bytes], World, Round, int]:
     """A worker whose first resolution pauses after its partial writes (tests.worker_hooks),
     a due round it is resolving, and the paused pool process's pid."""
     marker = tmp_path / "paused"
@@ -68,7 +71,7 @@ def _paused_mid_write(worker, tmp_path: Path):  # type: ignore[no-untyped-def]
     return proc, world, rnd, int(marker.read_text())
 
 
-def _resolved_exactly_once(world, rnd: Round, took_over: list[bool]) -> None:  # type: ignore[no-untyped-def]
+def _resolved_exactly_once(world: World, rnd: Round, took_over: list[bool]) -> None:
     rnd.refresh_from_db()
     assert rnd.status == "resolved" and rnd.attempts == len(took_over)
     finished = AuditEvent.objects.get(action="resolution_finished", campaign=world.campaign)
@@ -83,7 +86,9 @@ def _resolved_exactly_once(world, rnd: Round, took_over: list[bool]) -> None:  #
     assert [e.detail["took_over"] for e in started] == took_over
 
 
-def test_f1_pool_process_killed_mid_write_is_resolved_once_within_30_s(worker, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_f1_pool_process_killed_mid_write_is_resolved_once_within_30_s(
+    worker: StartWorker, tmp_path: Path
+) -> None:
     """The pool process dies after the ledger insert and the round record; its connection
     closes, PostgreSQL drops the resolver lock and the uncommitted writes, the task comes back
     (acks_late, reject_on_worker_lost) and the new pool process takes the dead claim over at
@@ -102,7 +107,9 @@ def test_f1_pool_process_killed_mid_write_is_resolved_once_within_30_s(worker, t
     _resolved_exactly_once(world, rnd, took_over=[False, True])
 
 
-def test_f2_main_process_killed_mid_write_is_resolved_once_within_30_s(worker, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_f2_main_process_killed_mid_write_is_resolved_once_within_30_s(
+    worker: StartWorker, tmp_path: Path
+) -> None:
     """The worker's main process is killed (its pool process goes with it), a new worker is
     started as a supervisor would, and the sweep, run at the production beat interval, finds
     the claim whose resolver lock is free and returns it; the new worker resolves it."""
@@ -112,7 +119,7 @@ def test_f2_main_process_killed_mid_write_is_resolved_once_within_30_s(worker, t
     wait_for(lambda: not Path(f"/proc/{child}").exists(), 10, "the pool process to go")
     worker()  # the restarted worker
     interval = settings.CELERY_BEAT_SCHEDULE["sweep-rounds"]["schedule"]
-    assert interval <= 10
+    assert isinstance(interval, int) and interval <= 10
     while Round.objects.get(pk=rnd.pk).status != "resolved":
         assert time.monotonic() - killed <= RECOVERY_SECONDS, "not resolved within 30 s"
         services.sweep()

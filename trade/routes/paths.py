@@ -216,9 +216,10 @@ def shortest(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
     """Bounded Dijkstra from the worlds ``sources`` (T-6): path weights, one row per source
     and one column per graph node (``inf`` = not reached within ``limit``; every finite value is
     an exact integer). Column ``t < graph.worlds`` is world t as the path's end."""
-    return dijkstra(  # type: ignore[no-any-return]
+    dist: FloatArray = dijkstra(
         graph.matrix, directed=True, indices=graph.start[sources], limit=limit
     )
+    return dist
 
 
 def best_parents(graph: JumpGraph, dist: FloatArray, nodes: IntArray) -> tuple[IntArray, IntArray]:
