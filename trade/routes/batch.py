@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from .btn import FEEDER, MINOR
 from .legs import add_tree_flows
-from .paths import JumpGraph, hex_distance, max_jumps, shortest
+from .paths import JumpGraph, hex_distance, max_jumps, shortest, touching
 
 IntArray = NDArray[np.int64]
 Found = tuple[IntArray, IntArray, IntArray, IntArray, IntArray]  # rows, targets, btn, pc, jumps
@@ -41,6 +41,7 @@ class BatchContext:
     gwp_w: IntArray  # per world: the T-8 variant's BTN limit (a large number without it)
     n_elig: int  # nodes 0 .. n_elig - 1 can trade; a source's partners are the nodes after it
     split: NDArray[np.bool_]  # the world's jump-3 component holds more than one jump-2 one
+    clean_touch: IntArray  # T-6a: where a path with no bad waypoint can leave or reach a world
     best_wtcm: IntArray
     bound_low: int  # the lowest index of ``weight_cap``
     weight_cap: NDArray[np.float64]  # by a pair's bound before distance: P0 weights below trade
@@ -83,12 +84,10 @@ def _add_flows(
     if not len(rows):
         return
     units = ctx.trade_lut[np.maximum(btn_h, 0)]
-    demand = np.zeros(dist.shape, dtype=np.int64)
+    at = rows * graph.n + targets  # each pair's end in the rows' flat weights
     for digit, flow in enumerate(ctx.flows[name]):
-        if digit:
-            demand.fill(0)  # add_tree_flows leaves subtree sums behind
-        demand[rows, targets] = units if ctx.base == 1 else (units // ctx.base**digit) % ctx.base
-        add_tree_flows(graph, dist, demand, flow)
+        amount = units if ctx.base == 1 else (units // ctx.base**digit) % ctx.base
+        add_tree_flows(graph, dist, at, amount, flow)
 
 
 def _clean_choice(
@@ -110,6 +109,7 @@ def _clean_choice(
     p1 = np.zeros(k, dtype=np.int64)
     j1 = np.zeros(k, dtype=np.int64)
     idx = np.flatnonzero(dirty)
+    idx = idx[touching(ctx.clean_touch, src[ri[idx]], ti[idx])]  # the others have no P1 at all
     rows = np.unique(ri[idx])
     pos = np.full(len(src), -1, dtype=np.int64)
     pos[rows] = np.arange(len(rows))

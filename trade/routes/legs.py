@@ -21,22 +21,25 @@ from .paths import JumpGraph, best_parents
 def add_tree_flows(
     graph: JumpGraph,
     dist: NDArray[np.float64],
-    demand: NDArray[np.int64],
+    at: NDArray[np.int64],
+    amount: NDArray[np.int64],
     flow: NDArray[np.int64],
 ) -> None:
     """Add to ``flow`` (one slot per entry of ``graph.incoming``) the trade of every pair
-    searched on ``graph``: ``demand[r, t]`` is the trade (in units) from row ``r``'s source to
-    ``t`` and ``dist`` the rows' path weights.
+    searched on ``graph``: ``dist`` holds the rows' path weights, ``at`` each pair's end as a
+    flat index into it (one entry per pair) and ``amount`` its trade (in units).
 
     Only tree nodes that carry trade are visited: the deepest level first, each node passing its
     subtree's total to its T-6 parent (:func:`best_parents`).
     """
-    n = demand.shape[1]
-    acc = demand.reshape(-1)
-    start = np.flatnonzero(acc)
+    n = dist.shape[1]
+    acc = np.zeros(dist.size, dtype=np.int64)
+    acc[at] = amount
+    start = at[amount != 0]
     if not len(start):
         return
-    _, d0, _ = graph.metric.decode(dist.reshape(-1)[start])  # jumps: a parent has one fewer
+    flat = dist.reshape(-1)
+    _, d0, _ = graph.metric.decode(flat[start])  # jumps: a parent has one fewer
     order = np.argsort(d0, kind="stable")
     start, d0 = start[order], d0[order]
     top = int(d0[-1])
@@ -50,8 +53,10 @@ def add_tree_flows(
             slot[nodes] = np.arange(len(nodes))
             nodes = nodes[slot[nodes] == np.arange(len(nodes))]
         vals = acc[nodes]
-        up, edges = best_parents(graph, dist, nodes)
-        pushed = (nodes // n) * n + up
+        base, v = np.divmod(nodes, n)
+        base *= n
+        up, edges = best_parents(graph, flat, base, v)
+        pushed = base + up
         np.add.at(acc, pushed, vals)
         np.add.at(flow, edges, vals)
 

@@ -17,7 +17,7 @@ from .allegiance import AllegianceTable
 from .batch import BatchContext, run_batch
 from .btn import DISTANCE_BANDS, FEEDER, distance_modifier, trade_credits
 from .legs import collect_legs
-from .paths import CLEAN, FEWEST_JUMPS, FEWEST_PARSECS, IntArray, build_graph
+from .paths import CLEAN, FEWEST_JUMPS, FEWEST_PARSECS, IntArray, build_graph, clean_touch
 from .sectors import (
     SECTOR_COLS,
     SECTOR_ROWS,
@@ -448,6 +448,7 @@ def _context(
         gwp_w=arr(gwp_limit[i] for i in nodes),
         n_elig=n_elig,
         split=split,
+        clean_touch=clean_touch(g0, bad),
         best_wtcm=arr(pot[i] for i in nodes) - 2 * w,
         bound_low=bound_low,
         weight_cap=weight_cap,

@@ -186,14 +186,18 @@ def build_graph(
     incoming.sort_indices()
     degree = np.diff(incoming.indptr)
     rows = np.repeat(np.arange(n, dtype=np.int64), degree)
+    tie_of = order[node_of]
+    # Row v lists its in-neighbours u in T-6 tie order, so the first one on a best path is the
+    # parent (best_parents); the padding (weight inf) is never on a path.
+    entry = np.lexsort((tie_of[incoming.indices], rows))
     slot = np.arange(len(rows)) - incoming.indptr[rows]
     width = int(degree.max()) if n and len(rows) else 1
     pad_u = np.zeros((n, width), dtype=np.int64)
     pad_w = np.full((n, width), np.inf)
     pad_e = np.zeros((n, width), dtype=np.int64)
-    pad_u[rows, slot] = incoming.indices
-    pad_w[rows, slot] = incoming.data
-    pad_e[rows, slot] = np.arange(len(rows))
+    pad_u[rows, slot] = incoming.indices[entry]
+    pad_w[rows, slot] = incoming.data[entry]
+    pad_e[rows, slot] = entry
     return JumpGraph(
         metric=metric,
         worlds=worlds,
@@ -204,12 +208,49 @@ def build_graph(
         node_of=node_of,
         start=start,
         longest=int(par.max()) if len(par) else 0,
-        tie=order[node_of],
+        tie=tie_of,
         incoming_rows=rows,
         pad_u=pad_u,
         pad_w=pad_w,
         pad_e=pad_e,
     )
+
+
+def clean_touch(graph: JumpGraph, bad: NDArray[np.bool_]) -> IntArray:
+    """T-6a P1: which parts of the graph a path with no bad waypoint can use at each end.
+
+    The good worlds (no Amber zone, class III or better) and the edges between them split into
+    components. A P1 from s to t (not neighbours) leaves s into a good neighbour, or s itself
+    when good, and reaches t the same way, so it exists only if the two ends touch a common
+    component. Returns per world the components it touches (its own when good, its good
+    neighbours' when bad), padded with -1.
+    """
+    worlds = graph.worlds
+    coo = graph.matrix[:worlds, :worlds].tocoo()
+    u, v = coo.row.astype(np.int64), coo.col.astype(np.int64)
+    between_good = ~bad[u] & ~bad[v]
+    good = csr_matrix(
+        (np.ones(int(between_good.sum())), (u[between_good], v[between_good])),
+        shape=(worlds, worlds),
+    )
+    _, comp = connected_components(good, directed=False)
+    comp = comp.astype(np.int64)
+    leave = bad[u] & ~bad[v]
+    goods = np.flatnonzero(~bad)
+    key = np.unique(
+        np.concatenate([goods * worlds + comp[goods], u[leave] * worlds + comp[v[leave]]])
+    )
+    node, label = np.divmod(key, worlds)
+    counts = np.bincount(node, minlength=worlds)
+    touch = np.full((worlds, max(1, int(counts.max(initial=0)))), -1, dtype=np.int64)
+    touch[node, np.arange(len(node)) - (np.cumsum(counts) - counts)[node]] = label
+    return touch
+
+
+def touching(touch: IntArray, s: IntArray, t: IntArray) -> NDArray[np.bool_]:
+    """For pairs (s, t): do their :func:`clean_touch` components meet?"""
+    a, b = touch[s][:, :, None], touch[t][:, None, :]
+    return cast(NDArray[np.bool_], ((a == b) & (a >= 0)).any(axis=(1, 2)))
 
 
 def shortest(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
@@ -221,24 +262,24 @@ def shortest(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
     )
 
 
-def best_parents(graph: JumpGraph, dist: FloatArray, nodes: IntArray) -> tuple[IntArray, IntArray]:
-    """T-6 ties: for each reached ``nodes`` entry (flat ``row * n + v`` into ``dist``), the
-    node u first in ``graph.tie`` order (sorted ids) with ``dist[row, u] + w(u, v) ==
-    dist[row, v]``; returns those u and the index of the edge u -> v in ``graph.incoming``.
+def best_parents(
+    graph: JumpGraph, flat: FloatArray, base: IntArray, v: IntArray
+) -> tuple[IntArray, IntArray]:
+    """T-6 ties: for each reached node ``v`` of the row starting at ``base`` in the flat path
+    weights ``flat`` (row-major, ``graph.n`` per row), the node u first in ``graph.tie`` order
+    (sorted ids) with ``weight(u) + w(u, v) == weight(v)``; returns those u and the index of the
+    edge u -> v in ``graph.incoming``.
 
     Reading paths back this way makes them independent of the heap order inside Dijkstra, of
     the search limits and of how sources are batched: the same input gives the same paths.
     """
-    n = graph.n
-    rows, v = np.divmod(nodes, n)
-    flat = dist.reshape(-1)
-    cand = graph.pad_u[v]  # incoming neighbours, padded with node 0 at an infinite weight
-    on_path = flat[(rows * n)[:, None] + cand] + graph.pad_w[v] == flat[nodes][:, None]
-    if not on_path.any(axis=1).all():
+    cand = graph.pad_u[v]  # in-neighbours in tie order, padded at an infinite weight
+    on_path = flat[base[:, None] + cand] + graph.pad_w[v] == flat[base + v][:, None]
+    pick = on_path.argmax(axis=1)  # the first on a best path
+    found = np.arange(len(v))
+    if not on_path[found, pick].all():
         raise ValueError("a reached world has no predecessor on a best path")
-    pick = np.argmin(np.where(on_path, graph.tie[cand], n), axis=1)
-    edge = graph.pad_e[v, pick]
-    return cand[np.arange(len(nodes)), pick], edge
+    return cand[found, pick], graph.pad_e[v, pick]
 
 
 def max_jumps(parsecs: int | None, reach: int) -> int | None:
