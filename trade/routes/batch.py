@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
+from typing import NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,6 +19,18 @@ from .paths import JumpGraph, hex_distance, max_jumps, shortest, touching
 
 IntArray = NDArray[np.int64]
 Found = tuple[IntArray, IntArray, IntArray, IntArray, IntArray]  # rows, targets, btn, pc, jumps
+
+
+class Pairs(NamedTuple):
+    """Pairs as arrays (one entry per pair): source and target nodes, BTN (half-units), the
+    parsecs and jumps of the path taken and whether it uses jump-3 legs."""
+
+    s: IntArray
+    t: IntArray
+    btn_h: IntArray
+    parsecs: IntArray
+    jumps: IntArray
+    jump3: NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +148,7 @@ def _clean_choice(
     return take, drop, p1, j1, dist1, pos[ri]
 
 
-def run_batch(
-    ctx: BatchContext, src: IntArray, reach: int | None
-) -> tuple[list[tuple[int, int, int, int, int, bool]], int]:
+def run_batch(ctx: BatchContext, src: IntArray, reach: int | None) -> tuple[list[Pairs], int]:
     """One batch of sources (``reach``: the most parsecs any of their trade can travel): T-6a
     paths on the jump-2 graph, the jump-3 alternative for Feeder+ routes (T-6, T-6c), pairs
     joined only by jump-3 legs (T-6b), T-5a BTNs, and the T-7 trade added to the edge flows."""
@@ -226,25 +236,23 @@ def run_batch(
             ok &= bl >= FEEDER
             found3.append((lr[ok], lt[ok], bl[ok], pl[ok], jl[ok]))
 
-    out: list[tuple[int, int, int, int, int, bool]] = []
     stay = ~use3 & (b2 >= ctx.min_h)
     counted = int(stay.sum())
     on0, on1 = stay & ~take1, stay & take1
     _add_flows(ctx, "g0", g0, dist0, ri[on0], ti[on0], b2[on0])
     _add_flows(ctx, "g1", ctx.g1, dist1, row1[on1], ti[on1], b2[on1])
-    _collect(out, src, ri[stay], ti[stay], b2[stay], p2[stay], j2[stay], jump3=False)
+    out = [_minor(src, ri[stay], ti[stay], b2[stay], p2[stay], j2[stay], jump3=False)]
     if found3:
         r3, t3, b3, p3, j3 = (np.concatenate([f[i] for f in found3]) for i in range(5))
         on = b3 >= ctx.min_h
         r3, t3, b3, p3, j3 = r3[on], t3[on], b3[on], p3[on], j3[on]
         counted += len(r3)
         _add_flows(ctx, "g3", g3, dist3, pos3[r3], t3, b3)
-        _collect(out, src, r3, t3, b3, p3, j3, jump3=True)
+        out.append(_minor(src, r3, t3, b3, p3, j3, jump3=True))
     return out, counted
 
 
-def _collect(
-    out: list[tuple[int, int, int, int, int, bool]],
+def _minor(
     src: IntArray,
     rows: IntArray,
     targets: IntArray,
@@ -253,17 +261,14 @@ def _collect(
     jumps: IntArray,
     *,
     jump3: bool,
-) -> None:
+) -> Pairs:
     """The pairs that reach Minor (contracts §2 lists them)."""
     minor = btn_h >= MINOR
-    out.extend(
-        zip(
-            src[rows[minor]].tolist(),
-            targets[minor].tolist(),
-            btn_h[minor].tolist(),
-            parsecs[minor].tolist(),
-            jumps[minor].tolist(),
-            [jump3] * int(minor.sum()),
-            strict=True,
-        )
+    return Pairs(
+        src[rows[minor]],
+        targets[minor],
+        btn_h[minor],
+        parsecs[minor],
+        jumps[minor],
+        np.full(int(minor.sum()), jump3),
     )

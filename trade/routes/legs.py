@@ -9,13 +9,12 @@ instead of walking every pair's path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .btn import btn_for_trade, route_class
-from .paths import JumpGraph, best_parents
+from .paths import IntArray, JumpGraph, best_parents
 
 
 def add_tree_flows(
@@ -61,47 +60,35 @@ def add_tree_flows(
         np.add.at(flow, edges, vals)
 
 
-@dataclass(frozen=True, slots=True)
-class Leg:
-    """T-7: one jump leg (node indices a < b) with its total trade, BTN (half-units) and class."""
-
-    a: int
-    b: int
-    trade: int
-    btn_h: int
-
-    @property
-    def route_class(self) -> str | None:
-        return route_class(self.btn_h)
-
-
 def collect_legs(
-    flows: list[tuple[JumpGraph, list[NDArray[np.int64]]]], unit: int, base: int = 1
-) -> list[Leg]:
-    """T-7: add up every graph's edge flows per leg (both directions); a leg's BTN is the
-    highest table value whose lower bound is <= its total trade. Totals are exact ints; flows
-    may come as several digits of ``base`` (lowest first)."""
-    keys: list[NDArray[np.int64]] = []
-    amounts: list[NDArray[np.int64]] = []
+    flows: list[tuple[JumpGraph, list[NDArray[np.int64]]]],
+    rank: IntArray,
+    unit: int,
+    base: int = 1,
+) -> tuple[IntArray, IntArray, list[int]]:
+    """T-7: add up every graph's edge flows per leg (both directions). Returns the legs' ends
+    as ``rank`` values (a < b), sorted, and each leg's total trade in credits (exact ints);
+    flows may come as several digits of ``base`` (lowest first)."""
+    keys: list[IntArray] = []
+    amounts: list[NDArray[Any]] = []
+    n = len(rank)
     for graph, digits in flows:
         for power, flow in enumerate(digits):
             used = np.flatnonzero(flow)
-            u = graph.node_of[graph.incoming.indices[used]]  # a leaving copy is its world
-            v = graph.node_of[graph.incoming_rows[used]]
-            keys.append(np.minimum(u, v) * graph.worlds + np.maximum(u, v))
+            u = rank[graph.node_of[graph.incoming.indices[used]]]  # a leaving copy is its world
+            v = rank[graph.node_of[graph.incoming_rows[used]]]
+            keys.append(np.minimum(u, v) * n + np.maximum(u, v))
             amounts.append(flow[used].astype(object) * base**power if power else flow[used])
-    key = np.concatenate(keys)
-    amount = np.concatenate(amounts)
+    key = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
     if not len(key):
-        return []
+        return key, key, []
+    amount = np.concatenate(amounts)
     order = np.argsort(key, kind="stable")
     key, amount = key[order], amount[order]
     uniq, start = np.unique(key, return_index=True)
-    ends = [*start[1:].tolist(), len(key)]
-    legs = []
-    n = flows[0][0].worlds
-    for k, a, b in zip(uniq.tolist(), start.tolist(), ends, strict=True):
-        total = sum(amount[a:b].tolist()) * unit
-        lo, hi = divmod(k, n)
-        legs.append(Leg(lo, hi, total, btn_for_trade(total)))
-    return legs
+    if amount.dtype == object:  # several digits: Python ints
+        totals = [sum(part.tolist()) * unit for part in np.split(amount, start[1:])]
+    else:  # int64 sums cannot overflow (INT64_SAFE); the unit may, so it is applied as ints
+        totals = [t * unit for t in np.add.reduceat(amount, start).tolist()]
+    lo, hi = np.divmod(uniq, n)
+    return lo, hi, totals

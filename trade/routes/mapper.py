@@ -14,8 +14,15 @@ import numpy as np
 
 from . import btn as btn_rules
 from .allegiance import AllegianceTable
-from .batch import BatchContext, run_batch
-from .btn import DISTANCE_BANDS, FEEDER, distance_modifier, trade_credits
+from .batch import BatchContext, Pairs, run_batch
+from .btn import (
+    DISTANCE_BANDS,
+    FEEDER,
+    btn_for_trade,
+    distance_modifier,
+    route_class,
+    trade_credits,
+)
 from .legs import collect_legs
 from .paths import CLEAN, FEWEST_JUMPS, FEWEST_PARSECS, IntArray, build_graph, clean_touch
 from .sectors import (
@@ -284,7 +291,7 @@ def map_worlds(
     trades = tuple(world_trade(p.world, p.x, p.y, cfg.classifications) for p in placed)
     ctx, ids, order, reach = _context(placement, placed, trades, cfg, table)
 
-    out_pairs: list[tuple[int, int, int, int, int, bool]] = []
+    found: list[Pairs] = []
     counted = 0
     total = len(order)
     done = 0
@@ -297,48 +304,53 @@ def map_worlds(
         chunk = order[start : start + step]
         lims = [reach[k] for k in chunk]
         batch_reach = None if None in lims else max(v for v in lims if v is not None)
-        found, n_counted = run_batch(ctx, np.array(chunk, dtype=np.int64), batch_reach)
-        out_pairs.extend(found)
+        pairs_found, n_counted = run_batch(ctx, np.array(chunk, dtype=np.int64), batch_reach)
+        found.extend(pairs_found)
         counted += n_counted
         done += len(chunk)
         if progress:
             progress(done, total)
 
-    unit = ctx.unit
-    legs = collect_legs([(g, ctx.flows[name]) for name, g in ctx.graphs()], unit, ctx.base)
-    pairs = tuple(
-        sorted(
-            (
-                Pair(min(ids[s], ids[t]), max(ids[s], ids[t]), b, d, j, j3)
-                for s, t, b, d, j, j3 in out_pairs
-            ),
-            key=lambda p: (p.a, p.b),
-        )
-    )
+    # Output order is by world id: node -> its id's place in sorted order, and back.
+    rank = ctx.g0.tie[: len(ids)]
+    by_rank = [ids[k] for k in np.argsort(rank).tolist()]
+    flows = [(g, ctx.flows[name]) for name, g in ctx.graphs()]
+    leg_a, leg_b, leg_trade = collect_legs(flows, rank, ctx.unit, ctx.base)
     route_legs = tuple(
-        sorted(
-            (
-                RouteLeg(
-                    min(ids[leg.a], ids[leg.b]),
-                    max(ids[leg.a], ids[leg.b]),
-                    leg.trade,
-                    leg.btn_h,
-                    leg.route_class,
-                )
-                for leg in legs
-            ),
-            key=lambda r: (r.a, r.b),
-        )
+        _route_leg(by_rank[a], by_rank[b], trade)
+        for a, b, trade in zip(leg_a.tolist(), leg_b.tolist(), leg_trade, strict=True)
     )
     return RouteMap(
         settings=cfg,
         worlds=trades,
-        pairs=pairs,
+        pairs=_sorted_pairs(found, rank, by_rank),
         legs=route_legs,
         xboat=placement.xboat,
         counted_pairs=counted,
         anomalies=placement.anomalies,
         malformed=placement.malformed,
+    )
+
+
+def _route_leg(a: str, b: str, trade: int) -> RouteLeg:
+    """T-7: a leg's BTN is the highest table value whose lower bound is <= its total trade."""
+    btn_h = btn_for_trade(trade)
+    return RouteLeg(a, b, trade, btn_h, route_class(btn_h))
+
+
+def _sorted_pairs(found: list[Pairs], rank: IntArray, by_rank: list[str]) -> tuple[Pair, ...]:
+    """contracts §2: the Minor-or-better pairs with ids a < b, sorted by (a, b)."""
+    if not found:
+        return ()
+    s, t, btn_h, parsecs, jumps, jump3 = (
+        np.concatenate(column) for column in zip(*found, strict=True)
+    )
+    lo, hi = np.minimum(rank[s], rank[t]), np.maximum(rank[s], rank[t])
+    order = np.lexsort((hi, lo))
+    columns = (lo, hi, btn_h, parsecs, jumps, jump3)
+    return tuple(
+        Pair(by_rank[a], by_rank[b], h, d, j, j3)
+        for a, b, h, d, j, j3 in zip(*(c[order].tolist() for c in columns), strict=True)
     )
 
 
