@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .btn import FEEDER, MINOR
-from .legs import add_tree_flows
+from .legs import Scratch, add_tree_flows
 from .paths import JumpGraph, hex_distance, max_jumps, shortest, touching
 
 IntArray = NDArray[np.int64]
@@ -64,6 +64,7 @@ class BatchContext:
     base: int  # 1, or 10^9 when trade is summed as two digits (low first)
     unit: int  # trade is counted in units of the smallest trade counted (T-7)
     flows: dict[str, list[IntArray]] = field(default_factory=dict)  # T-7 per graph edge
+    scratch: Scratch = field(default_factory=Scratch)  # add_tree_flows' work arrays
 
     def graphs(self) -> tuple[tuple[str, JumpGraph], ...]:
         """The three graphs by the name of their flows."""
@@ -99,7 +100,7 @@ def _add_flows(
     at = rows * graph.n + targets  # each pair's end in the rows' flat weights
     for digit, flow in enumerate(ctx.flows[name]):
         amount = units if ctx.base == 1 else (units // ctx.base**digit) % ctx.base
-        add_tree_flows(graph, dist, at, amount, flow)
+        add_tree_flows(graph, dist, at, amount, flow, ctx.scratch)
 
 
 def _clean_choice(

@@ -17,12 +17,29 @@ from numpy.typing import NDArray
 from .paths import IntArray, JumpGraph, best_parents
 
 
+class Scratch:
+    """The work arrays of :func:`add_tree_flows`, kept from call to call (fresh ones of a few
+    MB each cost page faults every time): ``acc`` is all zeros between calls; ``slot`` holds
+    anything."""
+
+    def __init__(self) -> None:
+        self.acc = np.zeros(0, dtype=np.int64)
+        self.slot = np.zeros(0, dtype=np.int64)
+
+    def arrays(self, size: int) -> tuple[IntArray, IntArray]:
+        if len(self.acc) < size:
+            self.acc = np.zeros(size, dtype=np.int64)
+            self.slot = np.empty(size, dtype=np.int64)
+        return self.acc[:size], self.slot[:size]
+
+
 def add_tree_flows(
     graph: JumpGraph,
     dist: NDArray[np.float64],
     at: NDArray[np.int64],
     amount: NDArray[np.int64],
     flow: NDArray[np.int64],
+    scratch: Scratch,
 ) -> None:
     """Add to ``flow`` (one slot per entry of ``graph.incoming``) the trade of every pair
     searched on ``graph``: ``dist`` holds the rows' path weights, ``at`` each pair's end as a
@@ -32,11 +49,11 @@ def add_tree_flows(
     subtree's total to its T-6 parent (:func:`best_parents`).
     """
     n = dist.shape[1]
-    acc = np.zeros(dist.size, dtype=np.int64)
-    acc[at] = amount
     start = at[amount != 0]
     if not len(start):
         return
+    acc, slot = scratch.arrays(dist.size)  # acc: the trade under each tree node so far
+    acc[at] = amount
     flat = dist.reshape(-1)
     _, d0, _ = graph.metric.decode(flat[start])  # jumps: a parent has one fewer
     order = np.argsort(d0, kind="stable")
@@ -44,20 +61,22 @@ def add_tree_flows(
     top = int(d0[-1])
     bounds = np.searchsorted(d0, np.arange(top + 2))
     pushed = np.zeros(0, dtype=np.int64)
-    slot = np.empty(acc.shape, dtype=np.int64)  # scratch: drop repeats without sorting
     for level in range(top, 0, -1):
         here = start[bounds[level] : bounds[level + 1]]
         nodes = np.concatenate([here, pushed]) if len(pushed) else here
-        if len(pushed):
+        if len(pushed):  # drop repeats (siblings share a parent) without sorting
             slot[nodes] = np.arange(len(nodes))
             nodes = nodes[slot[nodes] == np.arange(len(nodes))]
         vals = acc[nodes]
+        acc[nodes] = 0  # done with: nothing deeper is left to add to them
         base, v = np.divmod(nodes, n)
         base *= n
         up, edges = best_parents(graph, flat, base, v)
         pushed = base + up
         np.add.at(acc, pushed, vals)
         np.add.at(flow, edges, vals)
+    acc[pushed] = 0  # the sources ...
+    acc[start[: bounds[1]]] = 0  # ... and any end at no jumps: acc is all zeros again
 
 
 def collect_legs(

@@ -273,13 +273,17 @@ def best_parents(
     Reading paths back this way makes them independent of the heap order inside Dijkstra, of
     the search limits and of how sources are batched: the same input gives the same paths.
     """
-    cand = graph.pad_u[v]  # in-neighbours in tie order, padded at an infinite weight
-    on_path = flat[base[:, None] + cand] + graph.pad_w[v] == flat[base + v][:, None]
+    width = graph.pad_u.shape[1]
+    at = np.take(graph.pad_u, v, axis=0)  # in-neighbours in tie order, padded at weight inf
+    at += base[:, None]  # ... as places in ``flat``
+    need = np.take(graph.pad_w, v, axis=0)  # u is on a best path when weight(u) == need
+    np.subtract(np.take(flat, base + v)[:, None], need, out=need)
+    on_path = np.take(flat, at) == need
     pick = on_path.argmax(axis=1)  # the first on a best path
-    found = np.arange(len(v))
-    if not on_path[found, pick].all():
+    first = np.arange(len(v)) * width + pick
+    if not np.take(on_path, first).all():
         raise ValueError("a reached world has no predecessor on a best path")
-    return cand[found, pick], graph.pad_e[v, pick]
+    return np.take(at, first) - base, np.take(graph.pad_e, v * width + pick)
 
 
 def max_jumps(parsecs: int | None, reach: int) -> int | None:
