@@ -53,6 +53,7 @@ class BatchContext:
     gwp_w: IntArray  # per world: the T-8 variant's BTN limit (a large number without it)
     n_elig: int  # nodes 0 .. n_elig - 1 can trade; a source's partners are the nodes after it
     split: NDArray[np.bool_]  # the world's jump-3 component holds more than one jump-2 one
+    main2: NDArray[np.bool_]  # ... and the world is in the biggest of those (T-6b)
     clean_touch: IntArray  # T-6a: where a path with no bad waypoint can leave or reach a world
     best_wtcm: IntArray
     bound_low: int  # the lowest index of ``weight_cap``
@@ -149,6 +150,24 @@ def _clean_choice(
     return take, drop, p1, j1, dist1, pos[ri]
 
 
+def _lone_partners(ctx: BatchContext, src: IntArray, lo: int, hi: int) -> tuple[IntArray, IntArray]:
+    """T-6b candidates (row, target): a later trading node in the source's jump-3 component but
+    not in its jump-2 one. Most sources sit in their jump-3 component's main jump-2 component,
+    whose lone partners are only the few worlds outside it: their rows look at those alone."""
+    comp2, comp3 = ctx.g0.components, ctx.g3.components
+    rows = np.flatnonzero(ctx.split[src])  # only these sources have such partners at all
+    cols = np.arange(lo, hi)
+    main = ctx.main2[src[rows]]
+    found_r, found_t = [], []
+    for r, c in ((rows[main], cols[~ctx.main2[lo:hi]]), (rows[~main], cols)):
+        s = src[r][:, None]
+        lone = (comp2[c] != comp2[s]) & (comp3[c] == comp3[s]) & (c > s)
+        i, j = np.nonzero(lone)
+        found_r.append(r[i])
+        found_t.append(c[j])
+    return np.concatenate(found_r), np.concatenate(found_t)
+
+
 def run_batch(ctx: BatchContext, src: IntArray, reach: int | None) -> tuple[list[Pairs], int]:
     """One batch of sources (``reach``: the most parsecs any of their trade can travel): T-6a
     paths on the jump-2 graph, the jump-3 alternative for Feeder+ routes (T-6, T-6c), pairs
@@ -159,7 +178,6 @@ def run_batch(ctx: BatchContext, src: IntArray, reach: int | None) -> tuple[list
     # Partners are later trading nodes: a column window, as a view. A cheap T-5a bound (the
     # source's best WTCM, the caps) drops almost every entry before anything is decoded.
     lo, hi = int(src.min()) + 1, ctx.n_elig
-    part = np.arange(lo, hi)
     bound = np.minimum(
         (ctx.w[src] + ctx.best_wtcm[src])[:, None] + ctx.w[None, lo:hi],
         np.minimum(ctx.cap_w[src][:, None], ctx.cap_w[None, lo:hi]),
@@ -194,15 +212,7 @@ def run_batch(ctx: BatchContext, src: IntArray, reach: int | None) -> tuple[list
     # T-6: Feeder or better on its jump-2 path, and jump-3 legs could save a jump (T-6c path).
     feeder = (b2 >= FEEDER) & (j2 >= 2)
     # T-6b: pairs with no jump-2 path at all, joined only by jump-3 legs.
-    comp2, comp3 = g0.components, g3.components
-    split = np.flatnonzero(ctx.split[src])  # only these sources have such partners at all
-    lone = (
-        (comp2[None, lo:hi] != comp2[src[split]][:, None])
-        & (comp3[None, lo:hi] == comp3[src[split]][:, None])
-        & (part[None, :] > src[split][:, None])
-    )
-    lr, lt = np.nonzero(lone)
-    lr, lt = split[lr], lt + lo
+    lr, lt = _lone_partners(ctx, src, lo, hi)
     if len(lr):
         ls = src[lr]
         straight = hex_distance(ctx.x[ls], ctx.y[ls], ctx.x[lt], ctx.y[lt])

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import btn as btn_rules
 from .allegiance import AllegianceTable
@@ -442,6 +444,7 @@ def _context(
     # A jump-3 component made of several jump-2 components holds pairs with no jump-2 path.
     pieces = np.unique(np.stack([g3.components, g0.components]), axis=1)[0]
     split = np.bincount(pieces, minlength=n)[g3.components] > 1 if n else np.zeros(0, dtype=bool)
+    main2 = _main_pieces(g3.components, g0.components)
     n_digits = 2 if base > 1 else 1
     ctx = BatchContext(
         g0=g0,
@@ -460,6 +463,7 @@ def _context(
         gwp_w=arr(gwp_limit[i] for i in nodes),
         n_elig=n_elig,
         split=split,
+        main2=main2,
         clean_touch=clean_touch(g0, bad),
         best_wtcm=arr(pot[i] for i in nodes) - 2 * w,
         bound_low=bound_low,
@@ -476,6 +480,20 @@ def _context(
         },
     )
     return ctx, ids, sorted(reach), reach
+
+
+def _main_pieces(comp3: IntArray, comp2: IntArray) -> NDArray[np.bool_]:
+    """Per world: is its jump-2 component the biggest inside its jump-3 component (ties: the
+    lowest label)?"""
+    n = len(comp2)
+    key = comp3 * max(n, 1) + comp2
+    pieces, inverse, size = np.unique(key, return_inverse=True, return_counts=True)
+    owner = pieces // max(n, 1)
+    order = np.lexsort((pieces, -size, owner))  # per jump-3 component, biggest piece first
+    first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]] if len(order) else order
+    main = np.zeros(len(pieces), dtype=bool)
+    main[first] = True
+    return cast(NDArray[np.bool_], main[inverse.reshape(-1)])
 
 
 def _weight_cap(need_h: int) -> float:
