@@ -475,7 +475,7 @@ def _context(
         base=base,
         unit=unit,
         flows={
-            name: [np.zeros(g.incoming.nnz, dtype=np.int64) for _ in range(n_digits)]
+            name: [np.zeros(len(g.incoming.indices), dtype=np.int64) for _ in range(n_digits)]
             for name, g in (("g0", g0), ("g1", g1), ("g3", g3))
         },
     )

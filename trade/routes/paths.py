@@ -2,8 +2,10 @@
 
 Each path choice is lexicographic, written as one integer edge weight on the directed edge
 u -> v (:class:`Metric`): ``parsec * parsecs + jump * 1 + bad * bad(v)``. Every weight is an
-integer far below 2**53, so the float64 sums inside ``scipy.sparse.csgraph.dijkstra`` stay exact
-and decode back into the three counts.
+integer far below 2**53, so the float64 sums of a shortest-path search stay exact and decode
+back into the three counts. The searches are ``scipy.sparse.csgraph.dijkstra`` on large maps and
+a numpy search level by level on small ones (:func:`shortest`: importing scipy alone takes
+longer than mapping a whole sector); both give the same weights, to the bit.
 
 - T-6a P0 (:data:`FEWEST_PARSECS`): fewest parsecs, then fewest jumps, then fewest Amber-zone or
   class II-or-worse waypoints, on the jump-1/2 and X-boat graph.
@@ -16,13 +18,11 @@ and decode back into the three counts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import cast
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components, dijkstra
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -115,30 +115,50 @@ def near_pairs(x: IntArray, y: IntArray, max_parsecs: int) -> tuple[IntArray, In
 
 
 @dataclass(frozen=True, slots=True)
+class Csr:
+    """Compressed rows: row r's entries are ``indptr[r]:indptr[r + 1]`` of ``indices`` (the
+    other end of each edge) and ``data`` (its weight)."""
+
+    indptr: IntArray
+    indices: IntArray
+    data: FloatArray
+
+    @classmethod
+    def of(cls, n: int, rows: IntArray, cols: IntArray, data: FloatArray) -> tuple[Csr, IntArray]:
+        """The entries (rows, cols, data) as CSR, sorted by row then column; also returns the
+        entries' order (position -> index into the arguments)."""
+        order = np.lexsort((cols, rows))
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        return cls(indptr, cols[order], data[order]), order
+
+
+@dataclass(frozen=True, slots=True)
 class JumpGraph:
     """A directed jump graph over the routing worlds (every non-Red world, T-6).
 
     Graph nodes ``0 .. worlds - 1`` are the worlds; a clean graph (T-6a P1) adds one
     "leaving" copy per bad world after them (``node_of`` maps every node to its world, ``start``
-    each world to the node its searches start from). ``matrix`` holds the metric's weights;
-    ``incoming`` is its transpose (row v lists the u -> v edges), whose entries also index the
-    T-7 edge flows.
+    each world to the node its searches start from). ``out`` holds the metric's weights (row u:
+    the edges u -> v); ``incoming`` the same edges by their end (row v), whose entries also
+    index the T-7 edge flows.
     """
 
     metric: Metric
     worlds: int
     n: int
-    matrix: csr_matrix
-    incoming: csr_matrix
+    out: Csr
+    incoming: Csr
     components: IntArray
     node_of: IntArray
     start: IntArray
     longest: int  # the longest edge in parsecs
     tie: IntArray  # T-6 tie order of each node (its world id's place in sorted order)
     incoming_rows: IntArray  # the v of each ``incoming`` entry
-    pad_u: IntArray  # row v: the u of each edge u -> v, padded to the largest in-degree
+    pad_u: IntArray  # row v: the u of each edge u -> v in tie order, padded to the most in-edges
     pad_w: FloatArray  # their weights (inf in the padding)
     pad_e: IntArray  # their entry in ``incoming``
+    cache: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 def build_graph(
@@ -178,14 +198,11 @@ def build_graph(
     weight = (metric.parsec * par + metric.jump + metric.bad * bad[dst].astype(np.int64)).astype(
         np.float64
     )
-    matrix = csr_matrix((weight, (src, dst)), shape=(n, n))
-    matrix.sort_indices()
-    _, comp = connected_components(matrix, directed=False)
+    out, _ = Csr.of(n, src, dst, weight)
+    incoming, by_end = Csr.of(n, dst, src, weight)
     order = np.arange(worlds, dtype=np.int64) if tie is None else tie
-    incoming = matrix.T.tocsr()
-    incoming.sort_indices()
     degree = np.diff(incoming.indptr)
-    rows = np.repeat(np.arange(n, dtype=np.int64), degree)
+    rows = dst[by_end]
     tie_of = order[node_of]
     # Row v lists its in-neighbours u in T-6 tie order, so the first one on a best path is the
     # parent (best_parents); the padding (weight inf) is never on a path.
@@ -202,9 +219,9 @@ def build_graph(
         metric=metric,
         worlds=worlds,
         n=n,
-        matrix=matrix,
+        out=out,
         incoming=incoming,
-        components=comp.astype(np.int64)[:worlds],
+        components=components(n, src, dst)[:worlds],
         node_of=node_of,
         start=start,
         longest=int(par.max()) if len(par) else 0,
@@ -214,6 +231,29 @@ def build_graph(
         pad_w=pad_w,
         pad_e=pad_e,
     )
+
+
+def components(n: int, u: IntArray, v: IntArray) -> IntArray:
+    """Connected components of the undirected graph on nodes ``0 .. n - 1`` with edges (u, v):
+    labels 0, 1, ... in the order of each component's lowest node (as scipy's
+    ``connected_components`` numbers them).
+
+    Each node keeps the lowest node it has heard of: every round passes labels across the
+    edges, then jumps each label to its own label (pointer jumping), so rounds grow with the
+    log of a component's size rather than its diameter.
+    """
+    label = np.arange(n, dtype=np.int64)
+    while True:
+        before = label.copy()
+        np.minimum.at(label, u, label[v])
+        np.minimum.at(label, v, label[u])
+        while True:
+            jumped = label[label]
+            if np.array_equal(jumped, label):
+                break
+            label = jumped
+        if np.array_equal(label, before):
+            return cast(IntArray, np.unique(label, return_inverse=True)[1].reshape(-1))
 
 
 def clean_touch(graph: JumpGraph, bad: NDArray[np.bool_]) -> IntArray:
@@ -226,15 +266,12 @@ def clean_touch(graph: JumpGraph, bad: NDArray[np.bool_]) -> IntArray:
     neighbours' when bad), padded with -1.
     """
     worlds = graph.worlds
-    coo = graph.matrix[:worlds, :worlds].tocoo()
-    u, v = coo.row.astype(np.int64), coo.col.astype(np.int64)
+    u = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(graph.out.indptr))
+    v = graph.out.indices
+    inside = (u < worlds) & (v < worlds)
+    u, v = u[inside], v[inside]
     between_good = ~bad[u] & ~bad[v]
-    good = csr_matrix(
-        (np.ones(int(between_good.sum())), (u[between_good], v[between_good])),
-        shape=(worlds, worlds),
-    )
-    _, comp = connected_components(good, directed=False)
-    comp = comp.astype(np.int64)
+    comp = components(worlds, u[between_good], v[between_good])
     leave = bad[u] & ~bad[v]
     goods = np.flatnonzero(~bad)
     key = np.unique(
@@ -253,13 +290,113 @@ def touching(touch: IntArray, s: IntArray, t: IntArray) -> NDArray[np.bool_]:
     return cast(NDArray[np.bool_], ((a == b) & (a >= 0)).any(axis=(1, 2)))
 
 
+SMALL_MAP = 1200  # worlds (about three sectors): up to this many, searches run in numpy
+
+
 def shortest(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
     """Bounded Dijkstra from the worlds ``sources`` (T-6): path weights, one row per source
     and one column per graph node (``inf`` = not reached within ``limit``; every finite value is
-    an exact integer). Column ``t < graph.worlds`` is world t as the path's end."""
+    an exact integer). Column ``t < graph.worlds`` is world t as the path's end.
+
+    A large map uses scipy's dijkstra (C, 3 to 4 times faster); a small one a numpy search
+    (:func:`level_search`), which costs less than importing scipy at all (0.16 s on the
+    development machine; the command on three real sectors is faster without it, on five
+    about even).
+    """
+    if graph.worlds <= SMALL_MAP:
+        return level_search(graph, sources, limit)
+    from scipy.sparse import csr_matrix  # large maps only (see above)
+    from scipy.sparse.csgraph import dijkstra
+
+    matrix = graph.cache.get("scipy")
+    if matrix is None:
+        out = graph.out
+        matrix = csr_matrix((out.data, out.indices, out.indptr), shape=(graph.n, graph.n))
+        graph.cache["scipy"] = matrix
     return dijkstra(  # type: ignore[no-any-return]
-        graph.matrix, directed=True, indices=graph.start[sources], limit=limit
+        matrix, directed=True, indices=graph.start[sources], limit=limit
     )
+
+
+def level_search(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
+    """:func:`shortest` with numpy: Dijkstra for all ``sources`` at once, level by level.
+
+    Every edge adds at least one unit of the metric's leading count (a parsec, or a jump for
+    T-6c) and the lower counts of a path never carry into it (:class:`Metric`), so a path's
+    level, its weight // that unit, grows along the path: a node's best in-edges all come from
+    lower levels. So levels are settled in order, each node taking the least weight its
+    in-edges offer at its level; the weights are the same exact integers Dijkstra finds.
+    Each settled node's out-edges wait in the bucket of the level they lead to.
+    """
+    n, k = graph.n, len(sources)
+    unit = max(graph.metric.parsec, graph.metric.jump)
+    dist = np.full(k * n, np.inf)
+    frontier = np.arange(k, dtype=np.int64) * n + graph.start[sources]
+    dist[frontier] = 0.0
+    slot = np.empty(k * n, dtype=np.int64)  # scratch: drop repeats without sorting
+    waiting: dict[int, list[tuple[IntArray, FloatArray]]] = {}
+    level = 0
+    while True:
+        for lead, indptr, delta, weight in _steps(graph):
+            if (level + lead) * unit <= limit:
+                _push(waiting, level + lead, frontier, frontier % n, indptr, delta, weight, dist)
+        if not waiting:
+            break
+        level = min(waiting)
+        parts = waiting.pop(level)
+        to = np.concatenate([p[0] for p in parts])
+        weights = np.concatenate([p[1] for p in parts])
+        keep = np.isinf(dist[to]) & (weights <= limit)  # not settled at a lower level
+        to, weights = to[keep], weights[keep]
+        np.minimum.at(dist, to, weights)
+        slot[to] = np.arange(len(to))
+        frontier = to[slot[to] == np.arange(len(to))]
+    return dist.reshape(k, n)
+
+
+def _steps(graph: JumpGraph) -> list[tuple[int, IntArray, IntArray, FloatArray]]:
+    """The out-edges grouped by how many units of the leading count they add: per group, its
+    number, its CSR row pointers, each edge's v - u and its weight (cached on the graph)."""
+    steps = graph.cache.get("steps")
+    if steps is None:
+        out = graph.out
+        unit = max(graph.metric.parsec, graph.metric.jump)
+        u = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(out.indptr))
+        lead = (out.data // unit).astype(np.int64)
+        steps = []
+        for value in np.unique(lead).tolist():
+            sel = np.flatnonzero(lead == value)
+            indptr = np.zeros(graph.n + 1, dtype=np.int64)
+            np.cumsum(np.bincount(u[sel], minlength=graph.n), out=indptr[1:])
+            steps.append((value, indptr, out.indices[sel] - u[sel], out.data[sel]))
+        graph.cache["steps"] = steps
+    return cast(list[tuple[int, IntArray, IntArray, FloatArray]], steps)
+
+
+def _push(
+    waiting: dict[int, list[tuple[IntArray, FloatArray]]],
+    level: int,
+    frontier: IntArray,
+    nodes: IntArray,
+    indptr: IntArray,
+    delta: IntArray,
+    weight: FloatArray,
+    dist: FloatArray,
+) -> None:
+    """Put the edges (of one step group) leaving the just-settled ``frontier`` entries (flat
+    ``row * n + node``) in the bucket of ``level``, with their ends' candidate weights; ends
+    settled already are left out."""
+    lo = indptr[nodes]
+    count = indptr[nodes + 1] - lo
+    ends = np.cumsum(count)
+    total = int(ends[-1]) if len(ends) else 0
+    if not total:
+        return
+    src = np.repeat(frontier, count)
+    edge = np.arange(total) + np.repeat(lo - (ends - count), count)
+    to = src + delta[edge]
+    fresh = np.flatnonzero(np.isinf(dist[to]))
+    waiting.setdefault(level, []).append((to[fresh], dist[src[fresh]] + weight[edge[fresh]]))
 
 
 def best_parents(
