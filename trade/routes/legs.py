@@ -56,7 +56,7 @@ def add_tree_flows(
     acc[at] = amount
     flat = dist.reshape(-1)
     _, d0, _ = graph.metric.decode(flat[start])  # jumps: a parent has one fewer
-    order = np.argsort(d0, kind="stable")
+    order = np.argsort(d0.astype(np.int16), kind="stable")  # jumps < 1000 (Metric): radix sort
     start, d0 = start[order], d0[order]
     top = int(d0[-1])
     bounds = np.searchsorted(d0, np.arange(top + 2))

@@ -286,8 +286,13 @@ def clean_touch(graph: JumpGraph, bad: NDArray[np.bool_]) -> IntArray:
 
 def touching(touch: IntArray, s: IntArray, t: IntArray) -> NDArray[np.bool_]:
     """For pairs (s, t): do their :func:`clean_touch` components meet?"""
-    a, b = touch[s][:, :, None], touch[t][:, None, :]
-    return cast(NDArray[np.bool_], ((a == b) & (a >= 0)).any(axis=(1, 2)))
+    first = touch[s, 0]
+    meet = (first == touch[t, 0]) & (first >= 0)
+    if touch.shape[1] > 1:  # most worlds touch one component: only the others need a full look
+        more = np.flatnonzero(~meet & ((touch[s, 1] >= 0) | (touch[t, 1] >= 0)))
+        a, b = touch[s[more]][:, :, None], touch[t[more]][:, None, :]
+        meet[more] = ((a == b) & (a >= 0)).any(axis=(1, 2))
+    return meet
 
 
 SMALL_MAP = 1200  # worlds (about three sectors): up to this many, searches run in numpy
