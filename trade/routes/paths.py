@@ -292,7 +292,7 @@ def touching(touch: IntArray, s: IntArray, t: IntArray) -> NDArray[np.bool_]:
         more = np.flatnonzero(~meet & ((touch[s, 1] >= 0) | (touch[t, 1] >= 0)))
         a, b = touch[s[more]][:, :, None], touch[t[more]][:, None, :]
         meet[more] = ((a == b) & (a >= 0)).any(axis=(1, 2))
-    return meet
+    return cast(NDArray[np.bool_], meet)
 
 
 SMALL_MAP = 1200  # worlds (about three sectors): up to this many, searches run in numpy
