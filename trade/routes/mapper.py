@@ -371,7 +371,8 @@ def _context(
     cap_of = {"2wtn+1": lambda v: 2 * v + 2, "wtn+5": lambda v: v + 10}.get(cfg.btn_cap)
     cap = {i: cap_of(trades[i].wtn_h) if cap_of else big for i in routing}
     gwp_limit = {i: _gwp_max_btn(trades[i].gwp) if cfg.gwp_cap else big for i in routing}
-    polity = {i: table.polity(placed[i].world.allegiance) for i in routing}
+    by_code = {c: table.polity(c) for c in {placed[i].world.allegiance for i in routing}}
+    polity = {i: by_code[placed[i].world.allegiance] for i in routing}
 
     def best_wtcm(i: int) -> int:
         """The best WTCM this world can get (T-5): +0.5 needs Ag, Ex or Na; +0.5 needs In or
