@@ -334,7 +334,6 @@ def level_search(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArra
     Each settled node's out-edges wait in the bucket of the level they lead to.
     """
     n, k = graph.n, len(sources)
-    unit = max(graph.metric.parsec, graph.metric.jump)
     dist = np.full(k * n, np.inf)
     frontier = np.arange(k, dtype=np.int64) * n + graph.start[sources]
     dist[frontier] = 0.0
@@ -342,55 +341,40 @@ def level_search(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArra
     waiting: dict[int, list[tuple[IntArray, FloatArray]]] = {}
     level = 0
     while True:
-        for lead, indptr, delta, weight in _steps(graph):
-            if (level + lead) * unit <= limit:
-                _push(waiting, level + lead, frontier, frontier % n, indptr, delta, weight, dist)
+        _push(graph, waiting, level, frontier, dist, limit)
         if not waiting:
             break
         level = min(waiting)
         parts = waiting.pop(level)
         to = np.concatenate([p[0] for p in parts])
         weights = np.concatenate([p[1] for p in parts])
-        keep = np.isinf(dist[to]) & (weights <= limit)  # not settled at a lower level
-        to, weights = to[keep], weights[keep]
+        to, weights = _unsettled(to, weights, dist)
         np.minimum.at(dist, to, weights)
         slot[to] = np.arange(len(to))
         frontier = to[slot[to] == np.arange(len(to))]
     return dist.reshape(k, n)
 
 
-def _steps(graph: JumpGraph) -> list[tuple[int, IntArray, IntArray, FloatArray]]:
-    """The out-edges grouped by how many units of the leading count they add: per group, its
-    number, its CSR row pointers, each edge's v - u and its weight (cached on the graph)."""
-    steps = graph.cache.get("steps")
-    if steps is None:
-        out = graph.out
-        unit = max(graph.metric.parsec, graph.metric.jump)
-        u = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(out.indptr))
-        lead = (out.data // unit).astype(np.int64)
-        steps = []
-        for value in np.unique(lead).tolist():
-            sel = np.flatnonzero(lead == value)
-            indptr = np.zeros(graph.n + 1, dtype=np.int64)
-            np.cumsum(np.bincount(u[sel], minlength=graph.n), out=indptr[1:])
-            steps.append((value, indptr, out.indices[sel] - u[sel], out.data[sel]))
-        graph.cache["steps"] = steps
-    return cast(list[tuple[int, IntArray, IntArray, FloatArray]], steps)
+def _unsettled(to: IntArray, weights: FloatArray, dist: FloatArray) -> tuple[IntArray, FloatArray]:
+    """The candidates whose end has no weight yet (settled ends got theirs at a lower level)."""
+    keep = np.flatnonzero(np.isinf(dist[to]))
+    return to[keep], weights[keep]
 
 
 def _push(
+    graph: JumpGraph,
     waiting: dict[int, list[tuple[IntArray, FloatArray]]],
     level: int,
     frontier: IntArray,
-    nodes: IntArray,
-    indptr: IntArray,
-    delta: IntArray,
-    weight: FloatArray,
     dist: FloatArray,
+    limit: float,
 ) -> None:
-    """Put the edges (of one step group) leaving the just-settled ``frontier`` entries (flat
-    ``row * n + node``) in the bucket of ``level``, with their ends' candidate weights; ends
-    settled already are left out."""
+    """Put the out-edges of the ``frontier`` entries (flat ``row * n + node``, just settled at
+    ``level``) in the buckets of the levels they lead to, as (end, candidate weight); ends that
+    are settled already, or beyond ``limit``, are left out."""
+    indptr = graph.out.indptr
+    delta, weight, step, unit, steps = _edges(graph)
+    nodes = frontier % graph.n
     lo = indptr[nodes]
     count = indptr[nodes + 1] - lo
     ends = np.cumsum(count)
@@ -400,8 +384,30 @@ def _push(
     src = np.repeat(frontier, count)
     edge = np.arange(total) + np.repeat(lo - (ends - count), count)
     to = src + delta[edge]
-    fresh = np.flatnonzero(np.isinf(dist[to]))
-    waiting.setdefault(level, []).append((to[fresh], dist[src[fresh]] + weight[edge[fresh]]))
+    fresh = np.flatnonzero(np.isinf(dist[to]))  # ends settled already are done with
+    edge = edge[fresh]
+    to, weights, by_step = to[fresh], dist[src[fresh]] + weight[edge], step[edge]
+    if (level + steps[-1] + 1) * unit - 1 > limit:  # near the limit: drop what lies beyond
+        near = np.flatnonzero(weights <= limit)
+        to, weights, by_step = to[near], weights[near], by_step[near]
+    for value in steps:
+        part = np.flatnonzero(by_step == value) if len(steps) > 1 else slice(None)
+        waiting.setdefault(level + value, []).append((to[part], weights[part]))
+
+
+def _edges(graph: JumpGraph) -> tuple[IntArray, FloatArray, IntArray, int, list[int]]:
+    """Per out-edge (``graph.out`` order): v - u, its weight and how many units of the metric's
+    leading count it adds; that unit; and the distinct numbers of units, sorted (cached on the
+    graph)."""
+    edges = graph.cache.get("edges")
+    if edges is None:
+        out = graph.out
+        unit = max(graph.metric.parsec, graph.metric.jump)
+        u = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(out.indptr))
+        step = (out.data // unit).astype(np.int64)
+        edges = (out.indices - u, out.data, step, unit, np.unique(step).tolist())
+        graph.cache["edges"] = edges
+    return cast(tuple[IntArray, FloatArray, IntArray, int, list[int]], edges)
 
 
 def best_parents(
