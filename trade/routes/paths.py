@@ -303,7 +303,7 @@ def shortest(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
     and one column per graph node (``inf`` = not reached within ``limit``; every finite value is
     an exact integer). Column ``t < graph.worlds`` is world t as the path's end.
 
-    A large map uses scipy's dijkstra (C, 2 to 4 times faster); a small one a numpy search
+    A large map uses scipy's dijkstra (C, about twice as fast); a small one a numpy search
     (:func:`level_search`), which costs less than importing scipy at all (0.16 s on the
     development machine): ``python -m trade.routes`` on five real sectors takes 0.57 s so
     against 0.66 s with scipy, on seven 1.25 s against 1.13 s.
