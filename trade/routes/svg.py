@@ -232,13 +232,15 @@ def to_svg(result: RouteMap, *, title: str = "Trade routes", notice: str | None 
         (leg for leg in result.legs if leg.route_class),
         key=lambda leg: (leg.btn_h, leg.a, leg.b),  # bigger routes drawn on top
     )
-    escaped = {w.id: escape(w.id) for w in result.worlds}  # each id is on many legs
+    # Each world ends many legs: its escaped id and its formatted centre, once.
+    escaped = {w.id: escape(w.id) for w in result.worlds}
+    at = {wid: (f"{x:.1f}", f"{y:.1f}") for wid, (x, y) in where.items()}
     for leg in ranked:
         w_px, colour = LEG_STYLE[leg.route_class or "minor"]
-        (x1, y1), (x2, y2) = where[leg.a], where[leg.b]
+        (x1, y1), (x2, y2) = at[leg.a], at[leg.b]
         out.append(
-            f'<line class="leg leg-{leg.route_class}" x1="{x1:.1f}" y1="{y1:.1f}" '
-            f'x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" stroke-width="{w_px}" '
+            f'<line class="leg leg-{leg.route_class}" x1="{x1}" y1="{y1}" '
+            f'x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="{w_px}" '
             f'data-a="{escaped[leg.a]}" data-b="{escaped[leg.b]}" data-btn="{leg.btn_h / 2}"/>'
         )
     out.append("</g>")
@@ -246,10 +248,10 @@ def to_svg(result: RouteMap, *, title: str = "Trade routes", notice: str | None 
         f'<g class="xboat" stroke="{XBOAT}" stroke-width="1" stroke-dasharray="3 2" opacity="0.9">'
     )
     for a, b in result.xboat:
-        if a in where and b in where:
-            (x1, y1), (x2, y2) = where[a], where[b]
+        if a in at and b in at:
+            (x1, y1), (x2, y2) = at[a], at[b]
             out.append(
-                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
                 f'data-a="{escape(a)}" data-b="{escape(b)}"/>'
             )
     out.append("</g>")
