@@ -432,9 +432,10 @@ def _context(
     pairs_max = n_elig * (n_elig - 1) // 2
     base = 1 if int(trade_lut.max(initial=0)) * pairs_max < INT64_SAFE else 10**9
 
+    far_by_bound = {b: _max_parsecs(search_h - b) for b in set(bound.values())}
     reach: dict[int, int | None] = {}
     for k in range(n_elig - 1):
-        far = _max_parsecs(search_h - bound[nodes[k]])
+        far = far_by_bound[bound[nodes[k]]]
         if far != -1:
             reach[k] = far
     bound_low = min(2 * int(w.min()) - 1, *cap.values()) if n else 0
