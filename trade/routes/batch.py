@@ -13,7 +13,7 @@ from typing import NamedTuple, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from .btn import FEEDER, MINOR
+from .btn import FEEDER, MINOR, max_parsecs
 from .legs import Scratch, add_tree_flows
 from .paths import JumpGraph, hex_distance, max_jumps, shortest, touching
 
@@ -71,16 +71,22 @@ class BatchContext:
         """The three graphs by the name of their flows."""
         return (("g0", self.g0), ("g1", self.g1), ("g3", self.g3))
 
-    def btn(self, s: IntArray, t: IntArray, parsecs: IntArray) -> IntArray:
-        """T-5a BTN (half-units) for pairs (s, t) along paths of ``parsecs``: the vectorised form
-        of :func:`btn.btn` (min(WTN1 + WTN2 + WTCM, cap) + distance modifier), then the T-8
-        variant's limit."""
+    def capped(self, s: IntArray, t: IntArray) -> IntArray:
+        """T-5a for pairs (s, t) before distance: min(WTN1 + WTN2 + WTCM, cap) (half-units)."""
         ag, exna, ind, ni = self.ag, self.exna, self.ind, self.ni
         m = ((ag[s] & exna[t]) | (ag[t] & exna[s])).astype(np.int64)
         m += (ind[s] & ni[t]) | (ind[t] & ni[s])
         m -= self.pol[s] != self.pol[t]
-        capped = np.minimum(self.w[s] + self.w[t] + m, np.minimum(self.cap_w[s], self.cap_w[t]))
-        value = capped + self.dm_lut[np.minimum(parsecs, len(self.dm_lut) - 1)]
+        return cast(
+            IntArray,
+            np.minimum(self.w[s] + self.w[t] + m, np.minimum(self.cap_w[s], self.cap_w[t])),
+        )
+
+    def btn(self, s: IntArray, t: IntArray, parsecs: IntArray) -> IntArray:
+        """T-5a BTN (half-units) for pairs (s, t) along paths of ``parsecs``: the vectorised form
+        of :func:`btn.btn` (min(WTN1 + WTN2 + WTCM, cap) + distance modifier), then the T-8
+        variant's limit."""
+        value = self.capped(s, t) + self.dm_lut[np.minimum(parsecs, len(self.dm_lut) - 1)]
         return cast(IntArray, np.minimum(value, np.minimum(self.gwp_w[s], self.gwp_w[t])))
 
 
@@ -228,7 +234,10 @@ def run_batch(ctx: BatchContext, src: IntArray, reach: int | None) -> tuple[list
         feeder_j3 = int(j2[feeder].max()) - 1 if feeder.any() else 0
         max_j3: int | None = feeder_j3
         if len(lr):
-            lone_j = max_jumps(reach, 3)
+            # T-6b: such a pair trades only at Feeder or better, so its path is no longer
+            # than the parsecs at which its BTN before distance still reaches Feeder.
+            far = max_parsecs(FEEDER - int(ctx.capped(src[lr], lt).max()))
+            lone_j = max_jumps(far, 3)
             max_j3 = None if lone_j is None else max(feeder_j3, lone_j)
         dist3 = shortest(g3, src[rows3], g3.metric.limit(jumps=max_j3))
         fi = np.flatnonzero(feeder)

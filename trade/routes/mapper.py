@@ -18,10 +18,10 @@ from . import btn as btn_rules
 from .allegiance import AllegianceTable
 from .batch import BatchContext, Pairs, run_batch
 from .btn import (
-    DISTANCE_BANDS,
     FEEDER,
     btn_for_trade,
     distance_modifier,
+    max_parsecs,
     route_class,
     trade_credits,
 )
@@ -258,17 +258,6 @@ def world_trade(w: World, x: int, y: int, classifications: str = "uwp") -> World
     )
 
 
-def _max_parsecs(need_h: int) -> int | None:
-    """Largest distance whose T-5 modifier is >= need_h (None: any distance; -1: none)."""
-    if need_h <= DISTANCE_BANDS[-1][1]:
-        return None
-    best = -1
-    for i, (_start, mod) in enumerate(DISTANCE_BANDS):
-        if mod >= need_h:
-            best = DISTANCE_BANDS[i + 1][0] - 1
-    return best
-
-
 def _gwp_max_btn(g: int) -> int:
     """T-8 variant: the highest BTN (half-units) whose trade is <= 10 x this GWP."""
     h = 0
@@ -432,7 +421,7 @@ def _context(
     pairs_max = n_elig * (n_elig - 1) // 2
     base = 1 if int(trade_lut.max(initial=0)) * pairs_max < INT64_SAFE else 10**9
 
-    far_by_bound = {b: _max_parsecs(search_h - b) for b in set(bound.values())}
+    far_by_bound = {b: max_parsecs(search_h - b) for b in set(bound.values())}
     reach: dict[int, int | None] = {}
     for k in range(n_elig - 1):
         far = far_by_bound[bound[nodes[k]]]
@@ -500,5 +489,5 @@ def _main_pieces(comp3: IntArray, comp2: IntArray) -> NDArray[np.bool_]:
 
 def _weight_cap(need_h: int) -> float:
     """P0 path weights (T-6a) below this may have a distance modifier >= need_h (T-5)."""
-    far = _max_parsecs(need_h)
+    far = max_parsecs(need_h)
     return 0.0 if far == -1 else FEWEST_PARSECS.limit(parsecs=far) + 1
