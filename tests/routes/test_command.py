@@ -181,6 +181,26 @@ def test_module_entry_point_matches_the_command_without_django(tmp_path: Path) -
     assert proc.stdout.strip().endswith("[]"), proc.stdout
 
 
+def test_module_entry_point_loads_only_what_the_run_needs(tmp_path: Path) -> None:
+    """Speed (issue 19): a JSON-only run never imports the SVG writer, and the command keeps
+    OpenBLAS to one thread (the mapper never calls BLAS)."""
+    west, _ = _two_sectors(tmp_path)
+    code = (
+        "import os, runpy, sys\n"
+        f"sys.argv = ['trade.routes', {str(west)!r}, '--no-progress', '--json', "
+        f"{str(tmp_path / 'r.json')!r}]\n"
+        "try:\n    runpy.run_module('trade.routes', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        "print('trade.routes.svg' in sys.modules, os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+    assert proc.stdout.strip().endswith("False 1"), proc.stdout + proc.stderr
+    assert (tmp_path / "r.json").is_file()
+
+
 def test_module_entry_point_bad_input_exits_2(tmp_path: Path) -> None:
     proc = _run(["-m", "trade.routes", "--no-progress", str(tmp_path / "missing.tab")])
     assert proc.returncode == 2

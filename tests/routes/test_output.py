@@ -86,3 +86,20 @@ def test_svg_escapes_hostile_names(tmp_path: Path) -> None:
     assert xboat  # the X-boat group's dashes are set on its <g>
     onload = [e for e in root.iter() if any(k.lower().startswith("on") for k in e.attrib)]
     assert onload == []
+
+
+def test_json_text_is_exactly_the_dict_dumped(tmp_path: Path) -> None:
+    # to_json writes the text itself (no dict per pair); it must be json.dumps of to_dict to the
+    # byte, names with quotes, backslashes, non-ASCII letters and control characters included.
+    names = ['Q"uote', "Back\\slash", "Ærø Ünïcode ✦", "Bell\x07", "Plain", "Empty codes", "Faint"]
+    uwps = [BIG, BIG, "B867A69-C", BIG, "C430698-9", "X000000-0", "C544400-7"]
+    hexes = ["0101", "0103", "0105", "0107", "0109", "0111", "0301"]
+    rows = [
+        row(hex_code, name, uwp, remarks="Ri" if i % 2 else "")
+        for i, (hex_code, name, uwp) in enumerate(zip(hexes, names, uwps, strict=True))
+    ]
+    result = map_routes([write_sector(tmp_path, 'Sector "Ω"', rows)])
+    assert result.pairs and any(not w.codes for w in result.worlds)
+    assert {leg.route_class for leg in result.legs} >= {None, "minor", "main"}
+    assert to_json(result) == json.dumps(to_dict(result), ensure_ascii=False)
+    assert to_json(result, indent=2) == json.dumps(to_dict(result), indent=2, ensure_ascii=False)

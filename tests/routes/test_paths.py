@@ -8,10 +8,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components, dijkstra
 
 from economy.engine.hexgrid import Hex, distance
-from trade.routes import RouteMap, RouteSettings, map_routes, mapper
+from trade.routes import RouteMap, RouteSettings, map_routes, mapper, paths
 
 from .helpers import BIG, STONE, row, write_sector
 
@@ -304,3 +309,65 @@ def test_t6c_jump3_path_fewest_jumps_then_parsecs(tmp_path: Path) -> None:
     assert pair(result, "Jc 0101", "Jc 0106") == (9.0, 5, 2)
     assert {("Jc 0101", "Jc 0104"), ("Jc 0104", "Jc 0106")} <= set(legs_of(result))
     assert ("Jc 0106", "Jc 0203") not in legs_of(result)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 12), st.integers(1, 12), st.booleans()),
+        min_size=1,
+        max_size=60,
+        unique_by=lambda t: (t[0], t[1]),
+    ),
+    st.sets(st.tuples(st.integers(0, 59), st.integers(0, 59)), max_size=6),
+    st.integers(0, 40),
+    st.data(),
+)
+def test_numpy_search_gives_scipy_dijkstras_weights(  # type: ignore[no-untyped-def]
+    spec, links, limit_parsecs, data
+) -> None:
+    """paths.level_search (small maps) returns exactly what scipy's dijkstra returns, on every
+    graph the mapper builds (P0, the clean P1 graph with its leaving copies, jump-3), from any
+    sources, with the limit anywhere (on a node's very weight too) or none."""
+    x = np.array([t[0] for t in spec], dtype=np.int64)
+    y = np.array([t[1] for t in spec], dtype=np.int64)
+    bad = np.array([t[2] for t in spec], dtype=bool)
+    n = len(spec)
+    pairs = [(a, b) for a, b in links if a < n and b < n and a != b]
+    extra = (
+        np.array([a for a, _ in pairs], dtype=np.int64),
+        np.array([b for _, b in pairs], dtype=np.int64),
+    )
+    graphs = [
+        paths.build_graph(x, y, bad, 2, extra, metric=paths.FEWEST_PARSECS),
+        paths.build_graph(x, y, bad, 2, extra, metric=paths.CLEAN, clean=True),
+        paths.build_graph(x, y, bad, 3, extra, metric=paths.FEWEST_JUMPS),
+    ]
+    sources = np.array(
+        data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True)),
+        dtype=np.int64,
+    )
+    for graph in graphs:
+        matrix = csr_matrix(
+            (graph.out.data, graph.out.indices, graph.out.indptr), shape=(graph.n, graph.n)
+        )
+        full = dijkstra(matrix, directed=True, indices=graph.start[sources])
+        weights = np.unique(full[np.isfinite(full)])
+        on_a_weight = float(data.draw(st.sampled_from(weights.tolist())))
+        lead = graph.metric.limit(parsecs=limit_parsecs)
+        if graph.metric is paths.FEWEST_JUMPS:
+            lead = graph.metric.limit(jumps=limit_parsecs // 3)
+        for limit in (np.inf, lead, on_a_weight):
+            expected = dijkstra(matrix, directed=True, indices=graph.start[sources], limit=limit)
+            got = paths.level_search(graph, sources, limit)
+            assert np.array_equal(got, expected), (graph.metric, limit)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39))))
+def test_components_number_like_scipy(n: int, edges: list[tuple[int, int]]) -> None:
+    u = np.array([a for a, b in edges if a < n and b < n], dtype=np.int64)
+    v = np.array([b for a, b in edges if a < n and b < n], dtype=np.int64)
+    matrix = csr_matrix((np.ones(len(u)), (u, v)), shape=(n, n))
+    _, expected = connected_components(matrix, directed=False)
+    assert paths.components(n, u, v).tolist() == expected.tolist()

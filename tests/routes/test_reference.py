@@ -14,12 +14,13 @@ from __future__ import annotations
 import heapq
 from fractions import Fraction as F
 from typing import TypedDict
+from unittest.mock import patch
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from economy.engine.hexgrid import Hex, distance
-from trade.routes import PlacedWorld, Placement, RouteSettings, World, map_worlds
+from trade.routes import PlacedWorld, Placement, RouteSettings, World, map_worlds, paths
 
 UWPS = [
     "A788899-C",
@@ -283,11 +284,13 @@ def test_mapper_matches_plain_reading(
     by_id = {w.id: F(w.wtn_h, 2) for w in result.worlds}
     assert all(by_id[p.world.id] == ref_wtn(p.world.uwp) for p in placed)
     # T-6 "results never depend on processing order": batching sources differently changes
-    # nothing, legs included.
-    again = map_worlds(
-        Placement(tuple(placed), tuple(sorted(xboat_pairs))),
-        RouteSettings(btn_cap=cap, min_btn=min_btn),
-    )
+    # nothing, legs included; nor does searching with scipy's dijkstra instead of the numpy
+    # search small maps use (paths.shortest).
+    with patch.object(paths, "SMALL_MAP", 0):
+        again = map_worlds(
+            Placement(tuple(placed), tuple(sorted(xboat_pairs))),
+            RouteSettings(btn_cap=cap, min_btn=min_btn),
+        )
     assert (again.pairs, again.legs, again.counted_pairs) == (
         result.pairs,
         result.legs,

@@ -8,17 +8,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
+from typing import NamedTuple, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .btn import FEEDER, MINOR
-from .legs import add_tree_flows
-from .paths import JumpGraph, hex_distance, max_jumps, shortest
+from .btn import FEEDER, MINOR, max_parsecs
+from .legs import Scratch, add_tree_flows
+from .paths import JumpGraph, hex_distance, max_jumps, shortest, touching
 
 IntArray = NDArray[np.int64]
 Found = tuple[IntArray, IntArray, IntArray, IntArray, IntArray]  # rows, targets, btn, pc, jumps
+
+
+class Pairs(NamedTuple):
+    """Pairs as arrays (one entry per pair): source and target nodes, BTN (half-units), the
+    parsecs and jumps of the path taken and whether it uses jump-3 legs."""
+
+    s: IntArray
+    t: IntArray
+    btn_h: IntArray
+    parsecs: IntArray
+    jumps: IntArray
+    jump3: NDArray[np.bool_]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +53,8 @@ class BatchContext:
     gwp_w: IntArray  # per world: the T-8 variant's BTN limit (a large number without it)
     n_elig: int  # nodes 0 .. n_elig - 1 can trade; a source's partners are the nodes after it
     split: NDArray[np.bool_]  # the world's jump-3 component holds more than one jump-2 one
+    main2: NDArray[np.bool_]  # ... and the world is in the biggest of those (T-6b)
+    clean_touch: IntArray  # T-6a: where a path with no bad waypoint can leave or reach a world
     best_wtcm: IntArray
     bound_low: int  # the lowest index of ``weight_cap``
     weight_cap: NDArray[np.float64]  # by a pair's bound before distance: P0 weights below trade
@@ -51,21 +65,28 @@ class BatchContext:
     base: int  # 1, or 10^9 when trade is summed as two digits (low first)
     unit: int  # trade is counted in units of the smallest trade counted (T-7)
     flows: dict[str, list[IntArray]] = field(default_factory=dict)  # T-7 per graph edge
+    scratch: Scratch = field(default_factory=Scratch)  # add_tree_flows' work arrays
 
     def graphs(self) -> tuple[tuple[str, JumpGraph], ...]:
         """The three graphs by the name of their flows."""
         return (("g0", self.g0), ("g1", self.g1), ("g3", self.g3))
 
-    def btn(self, s: IntArray, t: IntArray, parsecs: IntArray) -> IntArray:
-        """T-5a BTN (half-units) for pairs (s, t) along paths of ``parsecs``: the vectorised form
-        of :func:`btn.btn` (min(WTN1 + WTN2 + WTCM, cap) + distance modifier), then the T-8
-        variant's limit."""
+    def capped(self, s: IntArray, t: IntArray) -> IntArray:
+        """T-5a for pairs (s, t) before distance: min(WTN1 + WTN2 + WTCM, cap) (half-units)."""
         ag, exna, ind, ni = self.ag, self.exna, self.ind, self.ni
         m = ((ag[s] & exna[t]) | (ag[t] & exna[s])).astype(np.int64)
         m += (ind[s] & ni[t]) | (ind[t] & ni[s])
         m -= self.pol[s] != self.pol[t]
-        capped = np.minimum(self.w[s] + self.w[t] + m, np.minimum(self.cap_w[s], self.cap_w[t]))
-        value = capped + self.dm_lut[np.minimum(parsecs, len(self.dm_lut) - 1)]
+        return cast(
+            IntArray,
+            np.minimum(self.w[s] + self.w[t] + m, np.minimum(self.cap_w[s], self.cap_w[t])),
+        )
+
+    def btn(self, s: IntArray, t: IntArray, parsecs: IntArray) -> IntArray:
+        """T-5a BTN (half-units) for pairs (s, t) along paths of ``parsecs``: the vectorised form
+        of :func:`btn.btn` (min(WTN1 + WTN2 + WTCM, cap) + distance modifier), then the T-8
+        variant's limit."""
+        value = self.capped(s, t) + self.dm_lut[np.minimum(parsecs, len(self.dm_lut) - 1)]
         return cast(IntArray, np.minimum(value, np.minimum(self.gwp_w[s], self.gwp_w[t])))
 
 
@@ -83,12 +104,10 @@ def _add_flows(
     if not len(rows):
         return
     units = ctx.trade_lut[np.maximum(btn_h, 0)]
-    demand = np.zeros(dist.shape, dtype=np.int64)
+    at = rows * graph.n + targets  # each pair's end in the rows' flat weights
     for digit, flow in enumerate(ctx.flows[name]):
-        if digit:
-            demand.fill(0)  # add_tree_flows leaves subtree sums behind
-        demand[rows, targets] = units if ctx.base == 1 else (units // ctx.base**digit) % ctx.base
-        add_tree_flows(graph, dist, demand, flow)
+        amount = units if ctx.base == 1 else (units // ctx.base**digit) % ctx.base
+        add_tree_flows(graph, dist, at, amount, flow, ctx.scratch)
 
 
 def _clean_choice(
@@ -110,6 +129,7 @@ def _clean_choice(
     p1 = np.zeros(k, dtype=np.int64)
     j1 = np.zeros(k, dtype=np.int64)
     idx = np.flatnonzero(dirty)
+    idx = idx[touching(ctx.clean_touch, src[ri[idx]], ti[idx])]  # the others have no P1 at all
     rows = np.unique(ri[idx])
     pos = np.full(len(src), -1, dtype=np.int64)
     pos[rows] = np.arange(len(rows))
@@ -136,9 +156,25 @@ def _clean_choice(
     return take, drop, p1, j1, dist1, pos[ri]
 
 
-def run_batch(
-    ctx: BatchContext, src: IntArray, reach: int | None
-) -> tuple[list[tuple[int, int, int, int, int, bool]], int]:
+def _lone_partners(ctx: BatchContext, src: IntArray, lo: int, hi: int) -> tuple[IntArray, IntArray]:
+    """T-6b candidates (row, target): a later trading node in the source's jump-3 component but
+    not in its jump-2 one. Most sources sit in their jump-3 component's main jump-2 component,
+    whose lone partners are only the few worlds outside it: their rows look at those alone."""
+    comp2, comp3 = ctx.g0.components, ctx.g3.components
+    rows = np.flatnonzero(ctx.split[src])  # only these sources have such partners at all
+    cols = np.arange(lo, hi)
+    main = ctx.main2[src[rows]]
+    found_r, found_t = [], []
+    for r, c in ((rows[main], cols[~ctx.main2[lo:hi]]), (rows[~main], cols)):
+        s = src[r][:, None]
+        lone = (comp2[c] != comp2[s]) & (comp3[c] == comp3[s]) & (c > s)
+        i, j = np.nonzero(lone)
+        found_r.append(r[i])
+        found_t.append(c[j])
+    return np.concatenate(found_r), np.concatenate(found_t)
+
+
+def run_batch(ctx: BatchContext, src: IntArray, reach: int | None) -> tuple[list[Pairs], int]:
     """One batch of sources (``reach``: the most parsecs any of their trade can travel): T-6a
     paths on the jump-2 graph, the jump-3 alternative for Feeder+ routes (T-6, T-6c), pairs
     joined only by jump-3 legs (T-6b), T-5a BTNs, and the T-7 trade added to the edge flows."""
@@ -148,7 +184,6 @@ def run_batch(
     # Partners are later trading nodes: a column window, as a view. A cheap T-5a bound (the
     # source's best WTCM, the caps) drops almost every entry before anything is decoded.
     lo, hi = int(src.min()) + 1, ctx.n_elig
-    part = np.arange(lo, hi)
     bound = np.minimum(
         (ctx.w[src] + ctx.best_wtcm[src])[:, None] + ctx.w[None, lo:hi],
         np.minimum(ctx.cap_w[src][:, None], ctx.cap_w[None, lo:hi]),
@@ -183,15 +218,7 @@ def run_batch(
     # T-6: Feeder or better on its jump-2 path, and jump-3 legs could save a jump (T-6c path).
     feeder = (b2 >= FEEDER) & (j2 >= 2)
     # T-6b: pairs with no jump-2 path at all, joined only by jump-3 legs.
-    comp2, comp3 = g0.components, g3.components
-    split = np.flatnonzero(ctx.split[src])  # only these sources have such partners at all
-    lone = (
-        (comp2[None, lo:hi] != comp2[src[split]][:, None])
-        & (comp3[None, lo:hi] == comp3[src[split]][:, None])
-        & (part[None, :] > src[split][:, None])
-    )
-    lr, lt = np.nonzero(lone)
-    lr, lt = split[lr], lt + lo
+    lr, lt = _lone_partners(ctx, src, lo, hi)
     if len(lr):
         ls = src[lr]
         straight = hex_distance(ctx.x[ls], ctx.y[ls], ctx.x[lt], ctx.y[lt])
@@ -207,7 +234,10 @@ def run_batch(
         feeder_j3 = int(j2[feeder].max()) - 1 if feeder.any() else 0
         max_j3: int | None = feeder_j3
         if len(lr):
-            lone_j = max_jumps(reach, 3)
+            # T-6b: such a pair trades only at Feeder or better, so its path is no longer
+            # than the parsecs at which its BTN before distance still reaches Feeder.
+            far = max_parsecs(FEEDER - int(ctx.capped(src[lr], lt).max()))
+            lone_j = max_jumps(far, 3)
             max_j3 = None if lone_j is None else max(feeder_j3, lone_j)
         dist3 = shortest(g3, src[rows3], g3.metric.limit(jumps=max_j3))
         fi = np.flatnonzero(feeder)
@@ -226,25 +256,23 @@ def run_batch(
             ok &= bl >= FEEDER
             found3.append((lr[ok], lt[ok], bl[ok], pl[ok], jl[ok]))
 
-    out: list[tuple[int, int, int, int, int, bool]] = []
     stay = ~use3 & (b2 >= ctx.min_h)
     counted = int(stay.sum())
     on0, on1 = stay & ~take1, stay & take1
     _add_flows(ctx, "g0", g0, dist0, ri[on0], ti[on0], b2[on0])
     _add_flows(ctx, "g1", ctx.g1, dist1, row1[on1], ti[on1], b2[on1])
-    _collect(out, src, ri[stay], ti[stay], b2[stay], p2[stay], j2[stay], jump3=False)
+    out = [_minor(src, ri[stay], ti[stay], b2[stay], p2[stay], j2[stay], jump3=False)]
     if found3:
         r3, t3, b3, p3, j3 = (np.concatenate([f[i] for f in found3]) for i in range(5))
         on = b3 >= ctx.min_h
         r3, t3, b3, p3, j3 = r3[on], t3[on], b3[on], p3[on], j3[on]
         counted += len(r3)
         _add_flows(ctx, "g3", g3, dist3, pos3[r3], t3, b3)
-        _collect(out, src, r3, t3, b3, p3, j3, jump3=True)
+        out.append(_minor(src, r3, t3, b3, p3, j3, jump3=True))
     return out, counted
 
 
-def _collect(
-    out: list[tuple[int, int, int, int, int, bool]],
+def _minor(
     src: IntArray,
     rows: IntArray,
     targets: IntArray,
@@ -253,17 +281,14 @@ def _collect(
     jumps: IntArray,
     *,
     jump3: bool,
-) -> None:
+) -> Pairs:
     """The pairs that reach Minor (contracts §2 lists them)."""
     minor = btn_h >= MINOR
-    out.extend(
-        zip(
-            src[rows[minor]].tolist(),
-            targets[minor].tolist(),
-            btn_h[minor].tolist(),
-            parsecs[minor].tolist(),
-            jumps[minor].tolist(),
-            [jump3] * int(minor.sum()),
-            strict=True,
-        )
+    return Pairs(
+        src[rows[minor]],
+        targets[minor],
+        btn_h[minor],
+        parsecs[minor],
+        jumps[minor],
+        np.full(int(minor.sum()), jump3),
     )

@@ -45,6 +45,17 @@ def distance_modifier(parsecs: int) -> int:
     return DISTANCE_BANDS[bisect_right(_BAND_STARTS, parsecs) - 1][1]
 
 
+def max_parsecs(need_h: int) -> int | None:
+    """Largest distance whose T-5 modifier is >= need_h (None: any distance; -1: none)."""
+    if need_h <= DISTANCE_BANDS[-1][1]:
+        return None
+    best = -1
+    for i, (_start, mod) in enumerate(DISTANCE_BANDS):
+        if mod >= need_h:
+            best = DISTANCE_BANDS[i + 1][0] - 1
+    return best
+
+
 def same_polity(a: str | None, b: str | None) -> bool:
     """T-5: two resolved polities are the same; ``None`` (non-aligned) is never the same."""
     return a is not None and a == b

@@ -20,7 +20,6 @@ from .mapper import map_routes
 from .output import to_json
 from .sectors import SectorFormatError
 from .settings import RouteSettings
-from .svg import to_svg
 
 # Sector files from Traveller Map carry this licence notice (shared/data/sectors/README.md).
 NOTICE = (
@@ -130,6 +129,8 @@ def run(opts: dict[str, Any], out: Write, err: Write) -> None:
         if opts.get("json"):
             Path(opts["json"]).write_text(to_json(result), encoding="utf-8")
         if opts.get("svg"):
+            from .svg import to_svg  # only when asked for: a JSON-only run never loads it
+
             Path(opts["svg"]).write_text(to_svg(result, notice=NOTICE), encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write output: {exc}") from None

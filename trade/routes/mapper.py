@@ -9,15 +9,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from . import btn as btn_rules
 from .allegiance import AllegianceTable
-from .batch import BatchContext, run_batch
-from .btn import DISTANCE_BANDS, FEEDER, distance_modifier, trade_credits
+from .batch import BatchContext, Pairs, run_batch
+from .btn import (
+    FEEDER,
+    btn_for_trade,
+    distance_modifier,
+    max_parsecs,
+    route_class,
+    trade_credits,
+)
 from .legs import collect_legs
-from .paths import CLEAN, FEWEST_JUMPS, FEWEST_PARSECS, IntArray, build_graph
+from .paths import CLEAN, FEWEST_JUMPS, FEWEST_PARSECS, IntArray, build_graph, clean_touch
 from .sectors import (
     SECTOR_COLS,
     SECTOR_ROWS,
@@ -249,17 +258,6 @@ def world_trade(w: World, x: int, y: int, classifications: str = "uwp") -> World
     )
 
 
-def _max_parsecs(need_h: int) -> int | None:
-    """Largest distance whose T-5 modifier is >= need_h (None: any distance; -1: none)."""
-    if need_h <= DISTANCE_BANDS[-1][1]:
-        return None
-    best = -1
-    for i, (_start, mod) in enumerate(DISTANCE_BANDS):
-        if mod >= need_h:
-            best = DISTANCE_BANDS[i + 1][0] - 1
-    return best
-
-
 def _gwp_max_btn(g: int) -> int:
     """T-8 variant: the highest BTN (half-units) whose trade is <= 10 x this GWP."""
     h = 0
@@ -284,7 +282,7 @@ def map_worlds(
     trades = tuple(world_trade(p.world, p.x, p.y, cfg.classifications) for p in placed)
     ctx, ids, order, reach = _context(placement, placed, trades, cfg, table)
 
-    out_pairs: list[tuple[int, int, int, int, int, bool]] = []
+    found: list[Pairs] = []
     counted = 0
     total = len(order)
     done = 0
@@ -297,48 +295,53 @@ def map_worlds(
         chunk = order[start : start + step]
         lims = [reach[k] for k in chunk]
         batch_reach = None if None in lims else max(v for v in lims if v is not None)
-        found, n_counted = run_batch(ctx, np.array(chunk, dtype=np.int64), batch_reach)
-        out_pairs.extend(found)
+        pairs_found, n_counted = run_batch(ctx, np.array(chunk, dtype=np.int64), batch_reach)
+        found.extend(pairs_found)
         counted += n_counted
         done += len(chunk)
         if progress:
             progress(done, total)
 
-    unit = ctx.unit
-    legs = collect_legs([(g, ctx.flows[name]) for name, g in ctx.graphs()], unit, ctx.base)
-    pairs = tuple(
-        sorted(
-            (
-                Pair(min(ids[s], ids[t]), max(ids[s], ids[t]), b, d, j, j3)
-                for s, t, b, d, j, j3 in out_pairs
-            ),
-            key=lambda p: (p.a, p.b),
-        )
-    )
+    # Output order is by world id: node -> its id's place in sorted order, and back.
+    rank = ctx.g0.tie[: len(ids)]
+    by_rank = [ids[k] for k in np.argsort(rank).tolist()]
+    flows = [(g, ctx.flows[name]) for name, g in ctx.graphs()]
+    leg_a, leg_b, leg_trade = collect_legs(flows, rank, ctx.unit, ctx.base)
     route_legs = tuple(
-        sorted(
-            (
-                RouteLeg(
-                    min(ids[leg.a], ids[leg.b]),
-                    max(ids[leg.a], ids[leg.b]),
-                    leg.trade,
-                    leg.btn_h,
-                    leg.route_class,
-                )
-                for leg in legs
-            ),
-            key=lambda r: (r.a, r.b),
-        )
+        _route_leg(by_rank[a], by_rank[b], trade)
+        for a, b, trade in zip(leg_a.tolist(), leg_b.tolist(), leg_trade, strict=True)
     )
     return RouteMap(
         settings=cfg,
         worlds=trades,
-        pairs=pairs,
+        pairs=_sorted_pairs(found, rank, by_rank),
         legs=route_legs,
         xboat=placement.xboat,
         counted_pairs=counted,
         anomalies=placement.anomalies,
         malformed=placement.malformed,
+    )
+
+
+def _route_leg(a: str, b: str, trade: int) -> RouteLeg:
+    """T-7: a leg's BTN is the highest table value whose lower bound is <= its total trade."""
+    btn_h = btn_for_trade(trade)
+    return RouteLeg(a, b, trade, btn_h, route_class(btn_h))
+
+
+def _sorted_pairs(found: list[Pairs], rank: IntArray, by_rank: list[str]) -> tuple[Pair, ...]:
+    """contracts §2: the Minor-or-better pairs with ids a < b, sorted by (a, b)."""
+    if not found:
+        return ()
+    s, t, btn_h, parsecs, jumps, jump3 = (
+        np.concatenate(column) for column in zip(*found, strict=True)
+    )
+    lo, hi = np.minimum(rank[s], rank[t]), np.maximum(rank[s], rank[t])
+    order = np.lexsort((hi, lo))
+    columns = (lo, hi, btn_h, parsecs, jumps, jump3)
+    return tuple(
+        Pair(by_rank[a], by_rank[b], h, d, j, j3)
+        for a, b, h, d, j, j3 in zip(*(c[order].tolist() for c in columns), strict=True)
     )
 
 
@@ -357,7 +360,8 @@ def _context(
     cap_of = {"2wtn+1": lambda v: 2 * v + 2, "wtn+5": lambda v: v + 10}.get(cfg.btn_cap)
     cap = {i: cap_of(trades[i].wtn_h) if cap_of else big for i in routing}
     gwp_limit = {i: _gwp_max_btn(trades[i].gwp) if cfg.gwp_cap else big for i in routing}
-    polity = {i: table.polity(placed[i].world.allegiance) for i in routing}
+    by_code = {c: table.polity(c) for c in {placed[i].world.allegiance for i in routing}}
+    polity = {i: by_code[placed[i].world.allegiance] for i in routing}
 
     def best_wtcm(i: int) -> int:
         """The best WTCM this world can get (T-5): +0.5 needs Ag, Ex or Na; +0.5 needs In or
@@ -417,9 +421,10 @@ def _context(
     pairs_max = n_elig * (n_elig - 1) // 2
     base = 1 if int(trade_lut.max(initial=0)) * pairs_max < INT64_SAFE else 10**9
 
+    far_by_bound = {b: max_parsecs(search_h - b) for b in set(bound.values())}
     reach: dict[int, int | None] = {}
     for k in range(n_elig - 1):
-        far = _max_parsecs(search_h - bound[nodes[k]])
+        far = far_by_bound[bound[nodes[k]]]
         if far != -1:
             reach[k] = far
     bound_low = min(2 * int(w.min()) - 1, *cap.values()) if n else 0
@@ -430,6 +435,7 @@ def _context(
     # A jump-3 component made of several jump-2 components holds pairs with no jump-2 path.
     pieces = np.unique(np.stack([g3.components, g0.components]), axis=1)[0]
     split = np.bincount(pieces, minlength=n)[g3.components] > 1 if n else np.zeros(0, dtype=bool)
+    main2 = _main_pieces(g3.components, g0.components)
     n_digits = 2 if base > 1 else 1
     ctx = BatchContext(
         g0=g0,
@@ -448,6 +454,8 @@ def _context(
         gwp_w=arr(gwp_limit[i] for i in nodes),
         n_elig=n_elig,
         split=split,
+        main2=main2,
+        clean_touch=clean_touch(g0, bad),
         best_wtcm=arr(pot[i] for i in nodes) - 2 * w,
         bound_low=bound_low,
         weight_cap=weight_cap,
@@ -458,14 +466,28 @@ def _context(
         base=base,
         unit=unit,
         flows={
-            name: [np.zeros(g.incoming.nnz, dtype=np.int64) for _ in range(n_digits)]
+            name: [np.zeros(len(g.incoming.indices), dtype=np.int64) for _ in range(n_digits)]
             for name, g in (("g0", g0), ("g1", g1), ("g3", g3))
         },
     )
     return ctx, ids, sorted(reach), reach
 
 
+def _main_pieces(comp3: IntArray, comp2: IntArray) -> NDArray[np.bool_]:
+    """Per world: is its jump-2 component the biggest inside its jump-3 component (ties: the
+    lowest label)?"""
+    n = len(comp2)
+    key = comp3 * max(n, 1) + comp2
+    pieces, inverse, size = np.unique(key, return_inverse=True, return_counts=True)
+    owner = pieces // max(n, 1)
+    order = np.lexsort((pieces, -size, owner))  # per jump-3 component, biggest piece first
+    first = order[np.r_[True, owner[order][1:] != owner[order][:-1]]] if len(order) else order
+    main = np.zeros(len(pieces), dtype=bool)
+    main[first] = True
+    return cast(NDArray[np.bool_], main[inverse.reshape(-1)])
+
+
 def _weight_cap(need_h: int) -> float:
     """P0 path weights (T-6a) below this may have a distance modifier >= need_h (T-5)."""
-    far = _max_parsecs(need_h)
+    far = max_parsecs(need_h)
     return 0.0 if far == -1 else FEWEST_PARSECS.limit(parsecs=far) + 1

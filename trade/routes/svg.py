@@ -61,12 +61,23 @@ def legend_polities(result: RouteMap, most: int = 16) -> list[list[str | int]]:
     return [[family or "none", _tint(family), n] for family, n in ranked]
 
 
-def _hex_path(cx: float, cy: float) -> str:
-    pts = [
-        (cx + SIZE * math.cos(math.radians(60 * i)), cy + SIZE * math.sin(math.radians(60 * i)))
-        for i in range(6)
-    ]
-    return "M" + "L".join(f"{px:.1f},{py:.1f}" for px, py in pts) + "Z"
+CORNERS = tuple(
+    (SIZE * math.cos(math.radians(60 * i)), SIZE * math.sin(math.radians(60 * i))) for i in range(6)
+)  # a flat-topped hex's corners around its centre
+
+
+def _grid(frame: _Frame) -> str:
+    """Every hex's outline, one ``M..L..Z`` each. A column's hexes share their corners' x and a
+    row's (by column parity) their y, so each distinct coordinate is formatted once."""
+    xs: dict[float, list[str]] = {}
+    ys: dict[float, list[str]] = {}
+    out = []
+    for x, y in frame.cells:
+        cx, cy = frame.at(x, y)
+        px = xs.get(cx) or xs.setdefault(cx, [f"{cx + dx:.1f}" for dx, _ in CORNERS])
+        py = ys.get(cy) or ys.setdefault(cy, [f"{cy + dy:.1f}" for _, dy in CORNERS])
+        out.append("M" + "L".join(f"{px[i]},{py[i]}" for i in range(6)) + "Z")
+    return "".join(out)
 
 
 class _Frame:
@@ -213,7 +224,7 @@ def to_svg(result: RouteMap, *, title: str = "Trade routes", notice: str | None 
         f"<title>{escape(title)}</title>",
         '<rect width="100%" height="100%" fill="#0b1020"/>',
     ]
-    grid = "".join(_hex_path(*frame.at(x, y)) for x, y in frame.cells)
+    grid = _grid(frame)
     out.append(f'<path class="grid" d="{grid}" fill="none" stroke="#1f2840" stroke-width="0.5"/>')
     out.extend(_borders(result, frame))
     out.append('<g class="legs" stroke-linecap="round">')
@@ -221,23 +232,26 @@ def to_svg(result: RouteMap, *, title: str = "Trade routes", notice: str | None 
         (leg for leg in result.legs if leg.route_class),
         key=lambda leg: (leg.btn_h, leg.a, leg.b),  # bigger routes drawn on top
     )
+    # Each world ends many legs: its escaped id and its formatted centre, once.
+    escaped = {w.id: escape(w.id) for w in result.worlds}
+    at = {wid: (f"{x:.1f}", f"{y:.1f}") for wid, (x, y) in where.items()}
     for leg in ranked:
         w_px, colour = LEG_STYLE[leg.route_class or "minor"]
-        (x1, y1), (x2, y2) = where[leg.a], where[leg.b]
+        (x1, y1), (x2, y2) = at[leg.a], at[leg.b]
         out.append(
-            f'<line class="leg leg-{leg.route_class}" x1="{x1:.1f}" y1="{y1:.1f}" '
-            f'x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" stroke-width="{w_px}" '
-            f'data-a="{escape(leg.a)}" data-b="{escape(leg.b)}" data-btn="{leg.btn_h / 2}"/>'
+            f'<line class="leg leg-{leg.route_class}" x1="{x1}" y1="{y1}" '
+            f'x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="{w_px}" '
+            f'data-a="{escaped[leg.a]}" data-b="{escaped[leg.b]}" data-btn="{leg.btn_h / 2}"/>'
         )
     out.append("</g>")
     out.append(
         f'<g class="xboat" stroke="{XBOAT}" stroke-width="1" stroke-dasharray="3 2" opacity="0.9">'
     )
     for a, b in result.xboat:
-        if a in where and b in where:
-            (x1, y1), (x2, y2) = where[a], where[b]
+        if a in at and b in at:
+            (x1, y1), (x2, y2) = at[a], at[b]
             out.append(
-                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
                 f'data-a="{escape(a)}" data-b="{escape(b)}"/>'
             )
     out.append("</g>")
