@@ -38,6 +38,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 ## test: everything, against PostgreSQL and Redis
 test: install services chromium lint
@@ -50,6 +51,7 @@ bench: install
 	$(PY) bench/traderoutes.py
 	$(PY) bench/resolution.py
 	$(PY) bench/maps.py
+	$(PY) bench/recovery.py
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3

@@ -99,7 +99,7 @@ def _route_maps() -> None:
         from ftcamp.urls import urlpatterns
 
         module = types.ModuleType("bench_map_urls")
-        module.urlpatterns = [*urlpatterns, path("", include("powers.map_urls"))]  # type: ignore[attr-defined]
+        module.urlpatterns = [*urlpatterns, path("", include("campaigns.map_urls"))]  # type: ignore[attr-defined]
         sys.modules[module.__name__] = module
         settings.ROOT_URLCONF = module.__name__
         clear_url_caches()
@@ -107,8 +107,8 @@ def _route_maps() -> None:
 
 def populate(campaign_name: str, files: list[Path]) -> int:
     """Import ``files`` and give the campaign eight powers with systems, hubs and counters."""
+    from campaigns.sector_import import import_sectors
     from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
-    from powers.sector_import import import_sectors
     from trade.models import HubNode, TradeHub
 
     report = import_sectors(campaign_name=campaign_name, files=files)
@@ -152,7 +152,7 @@ def measure(campaign_name: str) -> tuple[float, int, float, int, int]:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from powers import map_selectors
+    from campaigns import map_selectors
     from powers.maps import render_svg
     from powers.models import Campaign
 

@@ -29,13 +29,12 @@ from django.db import connection, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.engine import build  # noqa: E402
+from campaigns import services as power_services  # noqa: E402
 from economy import services  # noqa: E402
 from economy.engine.codec import dump_state, parse_state  # noqa: E402
-from economy.engine.resolve import resolve, round_rng  # noqa: E402
 from economy.engine.rules import max_loyalty  # noqa: E402
 from economy.models import Order, OrderSheet, Round  # noqa: E402
 from economy.snapshot import load_state, save_state  # noqa: E402
-from powers import services as power_services  # noqa: E402
 from powers.models import Campaign, Power  # noqa: E402
 
 
@@ -105,9 +104,7 @@ def main(n_systems: int = 5000) -> None:
     inputs = services.round_inputs(rnd)
     result = timed(
         "resolve (engine)",
-        lambda: resolve(
-            parsed, services.flatten(inputs.orders), round_rng(parsed.seed, parsed.round)
-        ),
+        lambda: services.run_engine(parsed, inputs.orders, parsed.seed),
     )
 
     def save() -> None:

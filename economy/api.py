@@ -4,49 +4,118 @@ after resolution has started get 409."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from economy import selectors, services
+from economy.entry import order_schemas, player_order
 from economy.models import LedgerLine, Order, Round
-from powers.access import power_of_user_in_campaign
+from ftcamp.http import ConflictSerializer
+from powers.access import actor, player_power
 from powers.models import Power
 
 
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "The round no longer takes orders."
-    default_code = "round_not_open"
-
-
 class OrderSerializer(serializers.ModelSerializer):
+    """An order on the sheet: ``position`` counts from 0 (as in the URLs), ``number`` from 1
+    (as the pages and statements number orders), the order as the player entered it, and the
+    rule it breaks, if any (kept from the pages; the API refuses such orders)."""
+
+    number = serializers.SerializerMethodField()
+    payload = serializers.SerializerMethodField()
+
     class Meta:
         model = Order
-        fields = ["position", "payload", "error"]
+        fields = ["position", "number", "payload", "error"]
         read_only_fields = fields
+
+    def get_number(self, order: Order) -> int:
+        return order.position + 1
+
+    def get_payload(self, order: Order) -> dict[str, Any]:
+        return player_order(self.context["power"].key, order.payload)  # type: ignore[no-any-return]
 
 
 class OrderInput(serializers.Serializer):
-    """An order object as in contracts §1: ``{"type": ..., fields...}``."""
+    """An order object as in contracts §1: ``{"type": ..., fields...}``; the entry check
+    (``economy.entry``, through the service) does the rest."""
 
-    def to_internal_value(self, data: Any) -> dict[str, Any]:
+    def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
             raise ValidationError({"order": ["Expected a JSON object."]})
-        if not isinstance(data.get("type"), str):
-            raise ValidationError({"type": ["Required: the order type, a string."]})
         return data
 
     def to_representation(self, instance: Any) -> Any:
         return instance
+
+
+def _component_name(kind: str) -> str:
+    return "".join(part.title() for part in kind.split("_")) + "Order"
+
+
+class OrderInputSchema(OpenApiSerializerExtension):
+    """The API documents each order type (``economy.entry.order_schemas``): one ``oneOf``
+    discriminated by ``type``."""
+
+    target_class = "economy.api.OrderInput"
+
+    def get_name(self, auto_schema: Any, direction: Any) -> str:
+        return "OrderEntry"
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        refs = {}
+        for kind, schema in order_schemas().items():
+            component = ResolvedComponent(
+                name=_component_name(kind),
+                type=ResolvedComponent.SCHEMA,
+                object=_component_name(kind),
+                schema=schema,
+            )
+            auto_schema.registry.register_on_missing(component)
+            refs[kind] = component.ref
+        return {
+            "oneOf": list(refs.values()),
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {k: r["$ref"] for k, r in refs.items()},
+            },
+        }
+
+
+IF_MATCH = re.compile(r'^"round-([0-9]{1,9})"$')
+IF_MATCH_PARAMETER = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description=(
+        'Optional: `"round-N"`, the round this write is meant for (the sheet\'s ETag). If '
+        "round N is over the write is refused with 409 and the open round's number."
+    ),
+    pattern=r'^(\*|"round-[0-9]{1,9}")$',
+)
+
+
+def _expected_round(request: Request) -> int | None:
+    """The round named by ``If-Match: "round-N"``, if the client sent one."""
+    value = request.headers.get("If-Match")
+    if value is None or value == "*":
+        return None
+    match = IF_MATCH.match(value)
+    if match is None:
+        raise ValidationError({"If-Match": ['Expected "round-N", the round the write is for.']})
+    return int(match.group(1))
 
 
 class SheetSerializer(serializers.Serializer):
@@ -83,23 +152,27 @@ class StockSerializer(serializers.Serializer):
     change = serializers.IntegerField()
 
 
+class RejectedSerializer(serializers.Serializer):
+    """An order not applied: ``index`` from 0 (contracts §1), ``number`` from 1 (as the pages
+    and the sheet number it), and why."""
+
+    index = serializers.IntegerField()
+    number = serializers.SerializerMethodField()
+    error = serializers.CharField()
+
+    def get_number(self, rejected: dict[str, Any]) -> int:
+        return int(rejected["index"]) + 1
+
+
 class StatementSerializer(serializers.Serializer):
     power = serializers.CharField()
     stocks = StockSerializer(many=True)
-    rejected = serializers.ListField(child=serializers.DictField())
+    rejected = RejectedSerializer(many=True)
     events = serializers.ListField(child=serializers.DictField())
     ledger = serializers.SerializerMethodField()
 
     def get_ledger(self, statement: selectors.Statement) -> list[dict[str, Any]]:
         return [line for _, lines in statement.steps for line in lines]
-
-
-def _power(request: Request, campaign_id: int) -> Power:
-    return power_of_user_in_campaign(user=request.user, campaign_id=campaign_id)
-
-
-def _actor(request: Request) -> str:
-    return request.user.get_username()
 
 
 def _sheet_data(power: Power) -> dict[str, Any]:
@@ -111,8 +184,18 @@ def _sheet_data(power: Power) -> dict[str, Any]:
         "round": rnd.number,
         "round_status": rnd.status,
         "sheet_status": sheet.status if sheet else "draft",
-        "orders": OrderSerializer(orders, many=True).data,
+        "orders": OrderSerializer(orders, many=True, context={"power": power}).data,
     }
+
+
+def _sheet_response(power: Power, **kwargs: Any) -> Response:
+    """The sheet, with its round as the ETag a client may send back in If-Match."""
+    data = _sheet_data(power)
+    return Response(data, headers={"ETag": f'"round-{data["round"]}"'}, **kwargs)
+
+
+def _order_response(power: Power, order: Order, **kwargs: Any) -> Response:
+    return Response(OrderSerializer(order, context={"power": power}).data, **kwargs)
 
 
 class Rounds(generics.ListAPIView):
@@ -122,50 +205,45 @@ class Rounds(generics.ListAPIView):
     pagination_class = None
 
     def get_queryset(self) -> QuerySet[Round]:
-        power = _power(self.request, self.kwargs["campaign_id"])
+        power = player_power(self.request, self.kwargs["campaign_id"])
         return Round.objects.filter(campaign_id=power.campaign_id).order_by("number")
 
 
 class Sheet(APIView):
-    """The user's order sheet for the open round."""
+    """The user's order sheet for the open round; its ETag names the round."""
 
     @extend_schema(responses=SheetSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
-        return Response(_sheet_data(_power(request, campaign_id)))
+        return _sheet_response(player_power(request, campaign_id))
+
+
+WRITE_ERRORS = {400: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT, 409: ConflictSerializer}
 
 
 class Orders(APIView):
     @extend_schema(responses=OrderSerializer(many=True))
     def get(self, request: Request, campaign_id: int) -> Response:
-        return Response(_sheet_data(_power(request, campaign_id))["orders"])
+        return Response(_sheet_data(player_power(request, campaign_id))["orders"])
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={201: OrderSerializer, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        request=OrderInput,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={201: OrderSerializer, **WRITE_ERRORS},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        """Append an order. Invalid orders are refused with the engine's messages."""
-        power = _power(request, campaign_id)
+        """Append an order. An order that breaks the entry check or a rule is refused with
+        400 naming the field, and nothing is written."""
+        power = player_power(request, campaign_id)
         payload = OrderInput(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            order = services.add_order(
-                power=power, payload=payload.validated_data, actor=_actor(request), strict=True
-            )
-        except services.OrderInvalid as exc:
-            raise ValidationError(_field_errors(exc.errors)) from None
-        except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
-        return Response(OrderSerializer(order).data, status=status.HTTP_201_CREATED)
-
-
-def _field_errors(errors: list[str]) -> dict[str, list[str]]:
-    """'amount: expected a positive integer' -> {"amount": ["expected a positive integer"]}."""
-    out: dict[str, list[str]] = {}
-    for error in errors:
-        name, _, text = error.partition(": ")
-        out.setdefault(name if text else "order", []).append(text or error)
-    return out
+        order = services.add_order(
+            power=power,
+            payload=payload.validated_data,
+            actor=actor(request),
+            strict=True,
+            round_number=_expected_round(request),
+        )
+        return _order_response(power, order, status=status.HTTP_201_CREATED)
 
 
 class OrderDetail(APIView):
@@ -177,59 +255,59 @@ class OrderDetail(APIView):
 
     @extend_schema(responses=OrderSerializer)
     def get(self, request: Request, campaign_id: int, position: int) -> Response:
-        return Response(OrderSerializer(self._get(_power(request, campaign_id), position)).data)
+        power = player_power(request, campaign_id)
+        return _order_response(power, self._get(power, position))
 
     @extend_schema(
-        request=OpenApiTypes.OBJECT,
-        responses={200: OrderSerializer, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
+        request=OrderInput,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={200: OrderSerializer, **WRITE_ERRORS},
     )
     def put(self, request: Request, campaign_id: int, position: int) -> Response:
-        power = _power(request, campaign_id)
+        """Replace the order at ``position`` (from 0), with the same checks as adding one."""
+        power = player_power(request, campaign_id)
         payload = OrderInput(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            order = services.update_order(
-                power=power,
-                position=position,
-                payload=payload.validated_data,
-                actor=_actor(request),
-                strict=True,
-            )
-        except services.OrderInvalid as exc:
-            raise ValidationError(_field_errors(exc.errors)) from None
-        except services.OrderNotFound:
-            raise Http404("No order at that position.") from None
-        except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
-        return Response(OrderSerializer(order).data)
+        order = services.update_order(
+            power=power,
+            position=position,
+            payload=payload.validated_data,
+            actor=actor(request),
+            strict=True,
+            round_number=_expected_round(request),
+        )
+        return _order_response(power, order)
 
-    @extend_schema(responses={204: None, 409: OpenApiTypes.OBJECT})
+    @extend_schema(parameters=[IF_MATCH_PARAMETER], responses={204: None, **WRITE_ERRORS})
     def delete(self, request: Request, campaign_id: int, position: int) -> Response:
-        power = _power(request, campaign_id)
-        try:
-            services.remove_order(power=power, position=position, actor=_actor(request))
-        except services.OrderNotFound:
-            raise Http404("No order at that position.") from None
-        except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
+        power = player_power(request, campaign_id)
+        services.remove_order(
+            power=power,
+            position=position,
+            actor=actor(request),
+            round_number=_expected_round(request),
+        )
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MoveOrder(APIView):
-    @extend_schema(request=MoveInput, responses=SheetSerializer)
+    @extend_schema(
+        request=MoveInput,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={200: SheetSerializer, **WRITE_ERRORS},
+    )
     def post(self, request: Request, campaign_id: int, position: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         move = MoveInput(data=request.data)
         move.is_valid(raise_exception=True)
-        try:
-            services.move_order(
-                power=power, position=position, to=move.validated_data["to"], actor=_actor(request)
-            )
-        except services.OrderNotFound:
-            raise Http404("No order at that position.") from None
-        except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
-        return Response(_sheet_data(power))
+        services.move_order(
+            power=power,
+            position=position,
+            to=move.validated_data["to"],
+            actor=actor(request),
+            round_number=_expected_round(request),
+        )
+        return _sheet_response(power)
 
 
 class SubmitSheet(APIView):
@@ -237,17 +315,19 @@ class SubmitSheet(APIView):
 
     withdraw = False
 
-    @extend_schema(request=None, responses={200: SheetSerializer, 409: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=None,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={200: SheetSerializer, **WRITE_ERRORS},
+    )
     def post(self, request: Request, campaign_id: int) -> Response:
-        power = _power(request, campaign_id)
-        try:
-            if self.withdraw:
-                services.withdraw_sheet(power=power, actor=_actor(request))
-            else:
-                services.submit_sheet(power=power, actor=_actor(request))
-        except services.RoundNotOpen as exc:
-            raise Conflict(str(exc)) from None
-        return Response(_sheet_data(power))
+        power = player_power(request, campaign_id)
+        expected = _expected_round(request)
+        if self.withdraw:
+            services.withdraw_sheet(power=power, actor=actor(request), round_number=expected)
+        else:
+            services.submit_sheet(power=power, actor=actor(request), round_number=expected)
+        return _sheet_response(power)
 
 
 class Projection(APIView):
@@ -255,7 +335,7 @@ class Projection(APIView):
 
     @extend_schema(responses=StatementSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
-        statement = selectors.projected_statement(_power(request, campaign_id))
+        statement = selectors.projected_statement(player_power(request, campaign_id))
         return Response(StatementSerializer(statement).data)
 
 
@@ -264,16 +344,27 @@ class Report(APIView):
 
     @extend_schema(responses=StatementSerializer)
     def get(self, request: Request, campaign_id: int, number: int) -> Response:
-        statement = selectors.round_statement(_power(request, campaign_id), number)
+        statement = selectors.round_statement(player_power(request, campaign_id), number)
         if statement is None:
             raise Http404("That round has not been resolved.")
         return Response(StatementSerializer(statement).data)
+
+
+class StrictPages(PageNumberPagination):
+    """Pages numbered 1, 2, ...: anything else named as a page (an empty one too) is not one."""
+
+    def get_page_number(self, request: Any, paginator: Any) -> Any:
+        value = request.query_params.get(self.page_query_param)
+        if value is not None and not (value.isdigit() and len(value) < 10):
+            raise NotFound("Invalid page.")
+        return super().get_page_number(request, paginator)
 
 
 class Ledger(generics.ListAPIView):
     """The user's power's ledger, filterable by round, step and resource."""
 
     serializer_class = LedgerSerializer
+    pagination_class = StrictPages
 
     @extend_schema(
         parameters=[
@@ -286,7 +377,7 @@ class Ledger(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def get_queryset(self) -> QuerySet[LedgerLine]:
-        power = _power(self.request, self.kwargs["campaign_id"])
+        power = player_power(self.request, self.kwargs["campaign_id"])
         params = self.request.query_params
         number = params.get("round", "")
         if number and not number.isdigit():

@@ -86,7 +86,7 @@ class Order(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.position} {self.payload.get('type', '?')}"
+        return f"order {self.position + 1}: {self.payload.get('type', '?')}"
 
 
 class RoundRecord(models.Model):

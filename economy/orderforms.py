@@ -15,11 +15,14 @@ from economy.engine.state import GROUP_ORDERS, GROUP_STATUSES
 class Field:
     name: str
     label: str
-    kind: str  # "ref" (a select), "enum", "int", "bool", "text", "hex", "hexes", "powers",
-    # "links", "shares"
+    # "ref" (a select), "enum", "int", "bool", "text", "typed_id" (a new id the player
+    # chooses, economy.entry), "hex", "hexes", "powers", "links", "shares"
+    kind: str
     source: str = ""  # for refs: see Choices
     options: tuple[str, ...] = ()
     help: str = ""
+    engine: bool = True  # False: kept by the shell only, never sent to the engine
+    max_length: int = 0  # for "text": the column's length
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,13 @@ ORDER_TYPES: dict[str, OrderType] = {
         "Set up a trade hub",
         "Support 4.1.1, R-5.1",
         (
-            Field("id", "New hub id", "text", help="letters, digits, - or _"),
+            Field(
+                "id",
+                "New hub id",
+                "typed_id",
+                help="1-24 lower-case letters, digits or '-', starting with a letter",
+            ),
+            Field("name", "Hub name", "text", help="optional", engine=False, max_length=60),
             Field("centre", "Centre hex", "hex", help="XXYY"),
             Field("nodes", "Node hexes", "hexes", help="e.g. 0203 0305"),
             Field("links", "Links", "links", help="e.g. 0101-0203 0203-0305"),
@@ -270,10 +279,17 @@ def form_values(payload: dict[str, Any]) -> dict[str, str]:
 
 
 def summary(payload: Any) -> str:
-    """A one-line reading of an order for lists and reports."""
+    """A one-line reading of an order for lists and reports, its fields named by their labels
+    (never their keys)."""
     if not isinstance(payload, dict):
         return repr(payload)
     spec = ORDER_TYPES.get(payload.get("type", ""))
     label = spec.label if spec else str(payload.get("type"))
-    parts = [f"{k}={form_values(payload).get(k, v)}" for k, v in payload.items() if k != "type"]
+    labels = {f.name: f.label for f in spec.fields} if spec else {}
+    values = form_values(payload)
+    # in the form's order (a stored order's keys come back in the database's order)
+    keys = [k for k in labels if k in payload] + sorted(
+        str(k) for k in payload if k != "type" and k not in labels
+    )
+    parts = [f"{labels.get(k, k)} {values.get(k, payload[k])}" for k in keys]
     return f"{label}: {', '.join(parts)}" if parts else label

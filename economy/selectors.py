@@ -95,7 +95,8 @@ def choices_for(power: Power) -> Choices:
     return Choices(
         groups=[(g.key, pos(g)) for g in FleetGroup.objects.filter(power=power).order_by("key")],
         hubs=[
-            (h.key, f"hub {h.key}") for h in TradeHub.objects.filter(power=power).order_by("key")
+            (h.key, f"hub {h.name} ({h.key})" if h.name else f"hub {h.key}")
+            for h in TradeHub.objects.filter(power=power).order_by("key")
         ],
         held=sorted(
             (s.key, f"{s.name} ({s.hex.code})") for s in systems if s.holder_id == power.pk

@@ -8,24 +8,25 @@ lands before the claim (and is resolved) or is refused with ``RoundNotOpen`` (40
 from __future__ import annotations
 
 import logging
-import os
-import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import timedelta
+from functools import cache
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from economy import notifications
+from economy import entry, notifications
 from economy.engine.codec import dump_state, parse_state
-from economy.engine.resolve import resolve, round_rng
+from economy.engine.ledger import Rejection
+from economy.engine.resolve import Result, resolve, round_rng
+from economy.engine.state import State
 from economy.engine.validate import Catalog, check_order
 from economy.models import (
-    AuditEvent,
     LedgerLine,
     Order,
     OrderSheet,
@@ -34,73 +35,31 @@ from economy.models import (
     RoundStatus,
     SheetStatus,
 )
+from economy.rounds import audit, audit_power, lock_open_round
 from economy.snapshot import export_state, load_state, save_state, write_state
-from powers.models import Campaign, Power
-from trade.models import RateHistory
+from ftcamp.celery import app as celery_app
+from ftcamp.errors import Missing, Refused
+from powers.models import Campaign, CommandBubble, FleetGroup, Power, StarSystem, Static
+from trade import services as trade_services
+from trade.models import Agreement, Motion, RateHistory, Shipment, TradeHub
 
 log = logging.getLogger(__name__)
+
+RESOLVE_TASK = "economy.resolve_round"  # economy/tasks.py
 
 MAX_ATTEMPTS = 3
 
 
-class RoundNotOpen(Exception):
-    """The round no longer takes orders (resolution has started or it is over): HTTP 409."""
-
-
-class OrderNotFound(Exception):
+class OrderNotFound(Missing):
     """No order at that position on the sheet: HTTP 404."""
 
 
-class OrderInvalid(Exception):
-    """A strict entry (the API) refused an order; nothing was written: HTTP 400."""
-
-    def __init__(self, errors: list[str]) -> None:
-        super().__init__("; ".join(errors))
-        self.errors = errors
-
-
-def audit(
-    *,
-    campaign_id: int,
-    action: str,
-    round_number: int | None = None,
-    actor: str = "",
-    **detail: Any,
-) -> None:
-    AuditEvent.objects.create(
-        campaign_id=campaign_id,
-        round_number=round_number,
-        actor=actor,
-        action=action,
-        detail=detail,
-    )
-
-
-def audit_power(power: Power, rnd: Round, actor: str, action: str, **detail: Any) -> None:
-    """An audit row for something a power's player did in an open round."""
-    audit(
-        campaign_id=power.campaign_id,
-        round_number=rnd.number,
-        actor=actor,
-        action=action,
-        power=power.key,
-        **detail,
-    )
+class OrderInvalid(Refused):
+    """The entry check refused an order; nothing was written: HTTP 400. ``errors`` are
+    ``field: problem`` strings."""
 
 
 # --- order sheets -------------------------------------------------------------------------
-
-
-def lock_open_round(campaign_id: int) -> Round:
-    """The campaign's open round, locked; ``RoundNotOpen`` if there is none."""
-    rnd = (
-        Round.objects.select_for_update()
-        .filter(campaign_id=campaign_id, status=RoundStatus.OPEN)
-        .first()
-    )
-    if rnd is None:
-        raise RoundNotOpen("The round is being resolved; it takes no more orders, trades or votes.")
-    return rnd
 
 
 def _sheet(rnd: Round, power: Power) -> OrderSheet:
@@ -109,43 +68,172 @@ def _sheet(rnd: Round, power: Power) -> OrderSheet:
 
 
 def entry_errors(*, power: Power, payload: Any, catalog: Catalog | None = None) -> list[str]:
-    """The engine's own entry validation of one order (contracts §1 order table)."""
-    if catalog is None:
-        catalog = Catalog.of(load_state(power.campaign))
-    return check_order(catalog, power.key, payload)
+    """Every problem of one order as a player typed it: the storage limits (``economy.entry``),
+    then the engine's own rules (contracts §1 order table)."""
+    try:
+        return _rule_errors(power, _checked(power, payload), catalog)
+    except OrderInvalid as exc:
+        return exc.errors
+
+
+def _checked(power: Power, payload: Any) -> dict[str, Any]:
+    """Layer 1 of the entry check; the order as it will be stored. ``OrderInvalid`` if it
+    cannot be stored or resolved at all."""
+    errors = entry.shape_errors(payload) or entry.key_errors(power.key, payload)
+    if errors:
+        raise OrderInvalid(errors)
+    return entry.stored_order(power.key, payload)
+
+
+def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) -> list[str]:
+    return check_order(catalog or entry_catalog(power.campaign), power.key, stored)
+
+
+def entry_catalog(campaign: Campaign) -> Catalog:
+    """Who owns what, for the engine's entry rules: the facts ``Catalog.of`` reads from the
+    state, in one query of keys and owners (and the map's bounds). Its ids are every key of the
+    campaign (a superset of the state's, so entry is never laxer than resolution)."""
+    owned: dict[str, dict[str, Any]] = {"group": {}, "static": {}, "hub": {}, "system": {}}
+    powers: set[str] = set()
+    ids: set[str] = set()
+    with connection.cursor() as cur:
+        cur.execute(_catalog_sql(), {"campaign": campaign.pk})
+        for kind, key, owner in cur.fetchall():
+            ids.add(key)
+            if kind == "power":
+                powers.add(key)
+            elif kind in owned:
+                owned[kind][key] = owner
+    return Catalog(
+        powers,
+        owned["group"],
+        owned["static"],
+        owned["hub"],
+        owned["system"],
+        ids,
+        campaign.map_bounds(),
+    )
+
+
+@cache
+def _catalog_sql() -> str:
+    """Every key of a campaign with its kind and its owner's key (one UNION ALL; the ORM's
+    union of nine querysets costs more to compile than to run)."""
+    q = connection.ops.quote_name
+    powers = q(Power._meta.db_table)
+
+    # Built from model metadata and constants only; the campaign is a query parameter.
+    def part(model: Any, kind: str, owner: str | None = None) -> str:
+        table = q(model._meta.db_table)
+        if owner is None:
+            return f"SELECT '{kind}', x.key, NULL FROM {table} x WHERE x.campaign_id = %(campaign)s"  # noqa: S608
+        return (
+            f"SELECT '{kind}', x.key, o.key FROM {table} x LEFT JOIN {powers} o "  # noqa: S608
+            f"ON o.id = x.{q(owner)} WHERE x.campaign_id = %(campaign)s"
+        )
+
+    return " UNION ALL ".join(
+        [
+            part(Power, "power"),
+            part(FleetGroup, "group", "power_id"),
+            part(Static, "static", "power_id"),
+            part(TradeHub, "hub", "power_id"),
+            part(StarSystem, "system", "holder_id"),
+            *(part(m, "other") for m in (Shipment, CommandBubble, Agreement, Motion)),
+        ]
+    )
+
+
+def _assets(power: Power) -> int:
+    """What the sheet cap scales with: the power's groups, statics, held systems and hubs."""
+    return (
+        FleetGroup.objects.filter(power=power).count()
+        + Static.objects.filter(power=power).count()
+        + StarSystem.objects.filter(holder=power).count()
+        + TradeHub.objects.filter(power=power).count()
+    )
+
+
+def _enter(
+    power: Power, payload: Any, *, strict: bool, on_sheet: int | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """The one entry check (issue 11) for both front doors: the order as stored and its rule
+    errors. ``OrderInvalid`` for anything that cannot be stored, for rule errors too when
+    ``strict`` (the API), and for a new order on a sheet already holding ``on_sheet`` orders
+    when that is the cap."""
+    stored = _checked(power, payload)
+    if on_sheet is not None and on_sheet >= entry.BASE_ORDERS:
+        limit = entry.max_orders(_assets(power))
+        if on_sheet >= limit:
+            raise OrderInvalid(
+                [
+                    f"order: a sheet holds at most {limit} orders (200, and 3 more for each "
+                    "fleet group, static, system and hub you have)"
+                ]
+            )
+    errors = _rule_errors(power, stored, None)
+    if strict and errors:
+        raise OrderInvalid(errors)
+    return stored, errors
 
 
 @transaction.atomic
-def add_order(*, power: Power, payload: dict[str, Any], actor: str, strict: bool = False) -> Order:
-    """Append an order to the power's sheet. An invalid order is kept, marked with its error,
-    so positions never shift, and resolution lists it as rejected; with ``strict`` (the API) it
-    is refused with ``OrderInvalid`` instead and nothing is written."""
-    rnd = lock_open_round(power.campaign_id)
-    errors = entry_errors(power=power, payload=payload)
-    if strict and errors:
-        raise OrderInvalid(errors)
+def add_order(
+    *,
+    power: Power,
+    payload: Any,
+    actor: str,
+    strict: bool = False,
+    round_number: int | None = None,
+    contract: bool = False,
+) -> Order:
+    """Append an order to the power's sheet. Locks the open round row. An order that breaks a
+    rule is kept, marked with its error, so positions never shift, and resolution lists it as
+    rejected; with ``strict`` (the API) it is refused with ``OrderInvalid`` instead and nothing
+    is written. ``round_number`` is the round the writer saw (``RoundOver`` if it is over).
+    ``contract``: the order is in the contract's form already (``manage.py load_case``)."""
+    rnd = lock_open_round(power.campaign_id, expected=round_number)
     sheet = _sheet(rnd, power)
     position = sheet.orders.count()
+    if contract:
+        stored, errors = _contract_entry(power, payload)
+    else:
+        stored, errors = _enter(power, payload, strict=strict, on_sheet=position)
     order = Order.objects.create(
-        sheet=sheet, position=position, payload=payload, error="; ".join(errors)
+        sheet=sheet, position=position, payload=stored, error="; ".join(errors)
     )
     _touch(sheet)
     audit_power(power, rnd, actor, "order_added", position=position)
     return order
 
 
+def _contract_entry(power: Power, payload: Any) -> tuple[dict[str, Any], list[str]]:
+    """An order from a case file: its ids are keys already; only the storage limits and the
+    engine's rules apply (contracts §1)."""
+    errors = entry.shape_errors(payload, contract=True)
+    if errors:
+        raise OrderInvalid(errors)
+    return payload, _rule_errors(power, payload, None)
+
+
 @transaction.atomic
 def update_order(
-    *, power: Power, position: int, payload: dict[str, Any], actor: str, strict: bool = False
+    *,
+    power: Power,
+    position: int,
+    payload: Any,
+    actor: str,
+    strict: bool = False,
+    round_number: int | None = None,
 ) -> Order:
-    rnd = lock_open_round(power.campaign_id)
+    """Replace the order at ``position``, with the same checks as ``add_order``. Locks the open
+    round row."""
+    rnd = lock_open_round(power.campaign_id, expected=round_number)
     order = Order.objects.filter(sheet__round=rnd, sheet__power=power, position=position).first()
     if order is None:
-        raise OrderNotFound(f"No order at position {position}.")
-    errors = entry_errors(power=power, payload=payload)
-    if strict and errors:
-        raise OrderInvalid(errors)
-    order.payload = payload
+        raise OrderNotFound(f"There is no order {position + 1} on your sheet.")
+    stored, errors = _enter(power, payload, strict=strict)
+    order.payload = stored
     order.error = "; ".join(errors)
     order.save(update_fields=["payload", "error"])
     _touch(order.sheet)
@@ -154,26 +242,31 @@ def update_order(
 
 
 @transaction.atomic
-def remove_order(*, power: Power, position: int, actor: str) -> None:
-    """Remove an order; the ones after it move up one place."""
-    rnd = lock_open_round(power.campaign_id)
+def remove_order(
+    *, power: Power, position: int, actor: str, round_number: int | None = None
+) -> None:
+    """Remove an order; the ones after it move up one place. Locks the open round row."""
+    rnd = lock_open_round(power.campaign_id, expected=round_number)
     sheet = _sheet(rnd, power)
     deleted, _ = sheet.orders.filter(position=position).delete()
     if not deleted:
-        raise OrderNotFound(f"No order at position {position}.")
+        raise OrderNotFound(f"There is no order {position + 1} on your sheet.")
     _renumber(sheet, [o for o in sheet.orders.order_by("position")])
     _touch(sheet)
     audit_power(power, rnd, actor, "order_removed", position=position)
 
 
 @transaction.atomic
-def move_order(*, power: Power, position: int, to: int, actor: str) -> None:
-    """Move the order at ``position`` to ``to`` (orders of one power apply in listed order)."""
-    rnd = lock_open_round(power.campaign_id)
+def move_order(
+    *, power: Power, position: int, to: int, actor: str, round_number: int | None = None
+) -> None:
+    """Move the order at ``position`` to ``to`` (orders of one power apply in listed order).
+    Locks the open round row."""
+    rnd = lock_open_round(power.campaign_id, expected=round_number)
     sheet = _sheet(rnd, power)
     orders = list(sheet.orders.order_by("position"))
     if not 0 <= position < len(orders):
-        raise OrderNotFound(f"No order at position {position}.")
+        raise OrderNotFound(f"There is no order {position + 1} on your sheet.")
     moving = orders.pop(position)
     orders.insert(max(0, min(to, len(orders))), moving)
     _renumber(sheet, orders)
@@ -199,18 +292,22 @@ def _touch(sheet: OrderSheet) -> None:
     sheet.save(update_fields=["status", "submitted_at", "updated_at"])
 
 
-def set_declaration(*, power: Power, payload: dict[str, Any], actor: str) -> Order:
-    """Keep one declare_group order per group on the sheet (R-2): update it, or add it."""
+def set_declaration(
+    *, power: Power, payload: dict[str, Any], actor: str, round_number: int | None = None
+) -> Order:
+    """Keep one declare_group order per group on the sheet (R-2): update it, or add it. Locks
+    the open round row."""
     with transaction.atomic():
-        rnd = lock_open_round(power.campaign_id)
-        existing = next(
-            (
-                o
-                for o in Order.objects.filter(sheet__round=rnd, sheet__power=power)
-                if o.payload.get("type") == "declare_group"
-                and o.payload.get("group") == payload.get("group")
-            ),
-            None,
+        rnd = lock_open_round(power.campaign_id, expected=round_number)
+        existing = (
+            Order.objects.filter(
+                sheet__round=rnd,
+                sheet__power=power,
+                payload__type="declare_group",
+                payload__group=payload.get("group"),
+            )
+            .order_by("position")
+            .first()
         )
         if existing is not None:
             return update_order(
@@ -220,9 +317,10 @@ def set_declaration(*, power: Power, payload: dict[str, Any], actor: str) -> Ord
 
 
 @transaction.atomic
-def submit_sheet(*, power: Power, actor: str) -> OrderSheet:
-    """Mark the sheet ready. When it is the last one, resolution is enqueued after commit."""
-    rnd = lock_open_round(power.campaign_id)
+def submit_sheet(*, power: Power, actor: str, round_number: int | None = None) -> OrderSheet:
+    """Mark the sheet ready. When it is the last one, resolution is enqueued after commit.
+    Locks the open round row."""
+    rnd = lock_open_round(power.campaign_id, expected=round_number)
     sheet = _sheet(rnd, power)
     sheet.status = SheetStatus.SUBMITTED
     sheet.submitted_at = timezone.now()
@@ -238,9 +336,9 @@ def submit_sheet(*, power: Power, actor: str) -> OrderSheet:
 
 
 @transaction.atomic
-def withdraw_sheet(*, power: Power, actor: str) -> OrderSheet:
-    """Take the submission back; possible until resolution starts."""
-    rnd = lock_open_round(power.campaign_id)
+def withdraw_sheet(*, power: Power, actor: str, round_number: int | None = None) -> OrderSheet:
+    """Take the submission back; possible until resolution starts. Locks the open round row."""
+    rnd = lock_open_round(power.campaign_id, expected=round_number)
     sheet = _sheet(rnd, power)
     sheet.status = SheetStatus.DRAFT
     sheet.submitted_at = None
@@ -261,11 +359,11 @@ def _powers_not_submitted(rnd: Round) -> list[int]:
 def enqueue_resolution(round_id: int) -> None:
     """Enqueue the resolve task once this transaction commits. A broker failure is logged,
     not raised: the sweep resolves the round anyway (reliability F4)."""
-    from economy.tasks import resolve_round_task
 
     def send() -> None:
         try:
-            resolve_round_task.delay(round_id)
+            # by name: the tasks module calls these services, so they never import it
+            celery_app.tasks[RESOLVE_TASK].delay(round_id)
         except Exception:
             log.exception("could not enqueue resolution of round %s; the sweep will", round_id)
 
@@ -273,20 +371,74 @@ def enqueue_resolution(round_id: int) -> None:
 
 
 # --- resolution ---------------------------------------------------------------------------
+#
+# Exactly once, and recovered in seconds (issue 11): the process resolving a round holds a
+# PostgreSQL session-level advisory lock on it from before the claim until the result is
+# committed or the claim released. A dead process's connection closes and PostgreSQL drops the
+# lock, so "resolving, and nobody holds the lock" means the claimant is gone: a redelivered task
+# takes the claim over at once, and the sweep (every few seconds) returns it to open.
+
+ADVISORY_NAMESPACE = 0x4654 << 48  # "FT": keeps these keys apart from any other advisory lock
 
 
 def _is_due(rnd: Round, now: Any) -> bool:
     return bool(rnd.deadline and rnd.deadline <= now) or not _powers_not_submitted(rnd)
 
 
-def claim_round(*, round_id: int, force: bool = False, actor: str = "") -> bool:
-    """Short transaction: lock, re-check, open -> resolving, attempts + 1. False if another
-    delivery or the sweep got there first, or the round is not due (or paused)."""
+def _advisory_key(round_id: int) -> int:
+    return ADVISORY_NAMESPACE | round_id
+
+
+@contextmanager
+def resolver_lock(round_id: int) -> Iterator[None]:
+    """Hold the round's resolver lock (a session-level advisory lock) for the block, waiting
+    while another live process holds it (a duplicate delivery then finds the round resolved).
+    Elsewhere than PostgreSQL there is no such lock and the sweep falls back to the stall
+    timeout."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_advisory_lock(%s)", [_advisory_key(round_id)])
+    try:
+        yield
+    finally:
+        try:
+            with connection.cursor() as cur:
+                cur.execute("SELECT pg_advisory_unlock(%s)", [_advisory_key(round_id)])
+        except DatabaseError:  # the connection is gone, and the lock with it
+            log.warning("could not release the resolver lock of round %s", round_id)
+
+
+def _claimant_dead(round_id: int) -> bool:
+    """True when nobody holds the round's resolver lock; inside a transaction, which keeps the
+    lock until it ends so no resolver starts meanwhile."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_try_advisory_xact_lock(%s)", [_advisory_key(round_id)])
+        return bool(cur.fetchone()[0])
+
+
+def claim_round(
+    *, round_id: int, force: bool = False, actor: str = "", take_over: bool = False
+) -> bool:
+    """Short transaction: lock the round row, re-check, open -> resolving, attempts + 1. False
+    if another delivery or the sweep got there first, or the round is not due (or paused).
+    With ``take_over`` (the caller holds the resolver lock, so whoever claimed a round still
+    ``resolving`` is dead) that claim is taken over, or the round fails after three attempts."""
     with transaction.atomic():
         rnd = Round.objects.select_for_update().filter(pk=round_id).first()
-        if rnd is None or rnd.status != RoundStatus.OPEN:
+        if rnd is None:
             return False
-        if not force and (rnd.paused or not _is_due(rnd, timezone.now())):
+        taking_over = take_over and rnd.status == RoundStatus.RESOLVING
+        if taking_over:
+            if connection.vendor != "postgresql" and not _stalled(rnd, timezone.now()):
+                return False
+            if rnd.attempts >= MAX_ATTEMPTS:
+                _give_back(rnd, "resolution stalled (worker lost?)")
+                return False
+        elif rnd.status != RoundStatus.OPEN or not (
+            force or (not rnd.paused and _is_due(rnd, timezone.now()))
+        ):
             return False
         rnd.status = RoundStatus.RESOLVING
         rnd.attempts += 1
@@ -299,13 +451,14 @@ def claim_round(*, round_id: int, force: bool = False, actor: str = "") -> bool:
             action="resolution_started",
             attempt=rnd.attempts,
             forced=force,
+            took_over=taking_over,
         )
     return True
 
 
 @dataclass(frozen=True)
 class RoundInputs:
-    orders: dict[str, list[Any]]
+    orders: dict[str, list[Any]]  # each submitted power's sheet as stored
     nmr: list[str]
 
 
@@ -322,33 +475,57 @@ def round_inputs(rnd: Round) -> RoundInputs:
     return RoundInputs(orders=orders, nmr=sorted(k for k in keys if k not in orders))
 
 
-def flatten(orders: dict[str, list[Any]]) -> list[tuple[str, int, Any]]:
-    return [(power, i, o) for power in sorted(orders) for i, o in enumerate(orders[power])]
+def engine_input(
+    orders: dict[str, list[Any]],
+) -> tuple[list[tuple[str, int, Any]], list[Rejection]]:
+    """The sheets as the engine takes them, ``(power, index, order)``, and the orders that
+    cannot be resolved at all (stored before the entry check existed) as rejections at their
+    index, so that no stored order can break a round."""
+    flat: list[tuple[str, int, Any]] = []
+    refused: list[Rejection] = []
+    for power in sorted(orders):
+        accepted, bad = entry.resolvable(orders[power])
+        flat += [(power, i, o) for i, o in accepted]
+        refused += [Rejection(power, i, error) for i, error in bad]
+    return flat, refused
+
+
+def run_engine(state: State, orders: dict[str, list[Any]], seed: int) -> Result:
+    """The engine on stored sheets (resolution and replay alike, R-0.3)."""
+    flat, refused = engine_input(orders)
+    result = resolve(state, flat, round_rng(seed, state.round))
+    if not refused:
+        return result
+    rejected = sorted([*result.rejected, *refused], key=lambda r: (r.power, r.index))
+    return replace(result, rejected=tuple(rejected))
 
 
 def resolve_round(*, round_id: int, force: bool = False, actor: str = "") -> bool:
-    """Resolve the round exactly once: claim it, then load, resolve and save everything in one
-    transaction. On an error the round goes back to open (or to failed after three attempts)."""
-    if not claim_round(round_id=round_id, force=force, actor=actor):
-        return False
-    try:
-        with transaction.atomic():
-            _resolve_claimed(round_id)
-    except Exception as exc:
-        _release_failed(round_id, exc)
-        return False
-    return True
+    """Resolve the round exactly once: hold its resolver lock, claim it, then load, resolve
+    and save everything in one transaction. On an error the round goes back to open (or to
+    failed after three attempts). Takes the resolver lock, then the round row's lock."""
+    with resolver_lock(round_id):
+        if not claim_round(round_id=round_id, force=force, actor=actor, take_over=True):
+            return False
+        try:
+            with transaction.atomic():
+                return _resolve_claimed(round_id)
+        except Exception as exc:
+            _release_failed(round_id, exc)
+            return False
 
 
-def _resolve_claimed(round_id: int) -> None:
+def _resolve_claimed(round_id: int) -> bool:
     rnd = Round.objects.select_for_update().select_related("campaign").get(pk=round_id)
+    if rnd.status != RoundStatus.RESOLVING:
+        return False
     campaign = Campaign.objects.select_for_update().get(pk=rnd.campaign_id)
     state = load_state(campaign)
     start = dump_state(state)  # the round record keeps the contract's JSON (replay, reports)
     inputs = round_inputs(rnd)
-    result = resolve(state, flatten(inputs.orders), round_rng(state.seed, state.round))
-    _test_pause()
+    result = run_engine(state, inputs.orders, state.seed)
     save_state(campaign, result.state)
+    _name_new_hubs(campaign, inputs.orders, result)
     power_ids = dict(Power.objects.filter(campaign=campaign).values_list("key", "pk"))
     insert_ledger(
         (
@@ -376,9 +553,9 @@ def _resolve_claimed(round_id: int) -> None:
         rejected=[r.as_json() for r in result.rejected],
         events=[e.as_json() for e in result.events],
     )
-    from trade.services import record_round  # trade's services import this module
-
-    record_round(campaign_id=campaign.pk, round_number=rnd.number, start=start, result=result)
+    trade_services.record_round(
+        campaign_id=campaign.pk, round_number=rnd.number, start=start, result=result
+    )
     now = timezone.now()
     rnd.status = RoundStatus.RESOLVED
     rnd.resolved_at = now
@@ -399,6 +576,29 @@ def _resolve_claimed(round_id: int) -> None:
         nmr=inputs.nmr,
     )
     transaction.on_commit(lambda: notifications.round_resolved(rnd.pk, nxt.pk))
+    return True
+
+
+def _name_new_hubs(campaign: Campaign, orders: dict[str, list[Any]], result: Result) -> None:
+    """Give hubs set up this round the display names their players typed (the engine knows
+    hubs by key only)."""
+    rejected = {(r.power, r.index) for r in result.rejected}
+    names = {
+        o["id"]: o["name"]
+        for power, sheet in orders.items()
+        for i, o in enumerate(sheet)
+        if isinstance(o, dict)
+        and o.get("type") == "hub_setup"
+        and isinstance(o.get("name"), str)
+        and o["name"]
+        and (power, i) not in rejected
+    }
+    if not names:
+        return
+    hubs = list(TradeHub.objects.filter(campaign=campaign, key__in=list(names), name=""))
+    for hub in hubs:
+        hub.name = names[hub.key]
+    TradeHub.objects.bulk_update(hubs, ["name"])
 
 
 LEDGER_COLUMNS = (
@@ -433,13 +633,6 @@ def insert_ledger(rows: Iterable[tuple[Any, ...]]) -> None:
             copy.write_row(row)
 
 
-def _test_pause() -> None:
-    """Test seam for crash tests (reliability F1): sleep mid-resolution, before any write."""
-    seconds = float(os.environ.get("FTCAMP_TEST_RESOLVE_PAUSE", "0") or 0)
-    if seconds:
-        time.sleep(seconds)
-
-
 def _release_failed(round_id: int, exc: BaseException) -> None:
     log.exception("resolution of round %s failed", round_id)
     with transaction.atomic():
@@ -459,25 +652,44 @@ def _release_failed(round_id: int, exc: BaseException) -> None:
         )
 
 
+def _stalled(rnd: Round, now: Any) -> bool:
+    return bool(
+        rnd.started_at and rnd.started_at < now - timedelta(seconds=settings.FTCAMP_STALL_SECONDS)
+    )
+
+
+def _give_back(rnd: Round, error: str) -> None:
+    """A claim whose resolver is gone goes back to open, or fails after three attempts."""
+    rnd.status = RoundStatus.FAILED if rnd.attempts >= MAX_ATTEMPTS else RoundStatus.OPEN
+    rnd.last_error = rnd.last_error or error
+    rnd.save(update_fields=["status", "last_error"])
+    audit(
+        campaign_id=rnd.campaign_id,
+        round_number=rnd.number,
+        action="resolution_stalled",
+        attempt=rnd.attempts,
+        final=rnd.status == RoundStatus.FAILED,
+    )
+    log.error("round %s lost its resolver; returned to %s", rnd.pk, rnd.status)
+
+
 def sweep(*, now: Any = None) -> list[int]:
-    """The backstop (run by beat every minute): return stalled claims to open, and enqueue every
-    open round that is due. Returns the ids enqueued."""
+    """The backstop (beat runs it every ``FTCAMP_SWEEP_SECONDS``, 10 by default): return claims
+    whose resolver is gone to open, and enqueue every open round that is due. Returns the ids
+    enqueued. On PostgreSQL a claim is dead when nobody holds its resolver lock; elsewhere
+    when it is older than ``FTCAMP_STALL_SECONDS``. Takes the round rows' locks (skipping
+    locked ones), then the resolver lock of each."""
     now = now or timezone.now()
-    stall = timedelta(seconds=settings.FTCAMP_STALL_SECONDS)
     with transaction.atomic():
         for rnd in Round.objects.select_for_update(skip_locked=True).filter(
-            status=RoundStatus.RESOLVING, started_at__lt=now - stall
+            status=RoundStatus.RESOLVING
         ):
-            rnd.status = RoundStatus.FAILED if rnd.attempts >= MAX_ATTEMPTS else RoundStatus.OPEN
-            rnd.last_error = rnd.last_error or "resolution stalled (worker lost?)"
-            rnd.save(update_fields=["status", "last_error"])
-            audit(
-                campaign_id=rnd.campaign_id,
-                round_number=rnd.number,
-                action="resolution_stalled",
-                attempt=rnd.attempts,
-            )
-            log.error("round %s stalled in resolving; returned to %s", rnd.pk, rnd.status)
+            if connection.vendor == "postgresql":
+                dead = _claimant_dead(rnd.pk)
+            else:
+                dead = _stalled(rnd, now)
+            if dead:
+                _give_back(rnd, "resolution stalled (worker lost?)")
     open_rounds = Round.objects.filter(status=RoundStatus.OPEN, paused=False).annotate(
         n_powers=Count("campaign__powers", distinct=True),
         n_submitted=Count("sheets", filter=Q(sheets__status=SheetStatus.SUBMITTED), distinct=True),
@@ -518,7 +730,7 @@ def replay(*, campaign: Campaign, number: int) -> list[str]:
     if record is None:
         raise ValueError(f"Round {number} has not been resolved.")
     state = parse_state(record.state)
-    result = resolve(state, flatten(record.orders), round_rng(record.seed, state.round))
+    result = run_engine(state, record.orders, record.seed)
     nxt = RoundRecord.objects.filter(round__campaign=campaign, round__number=number + 1).first()
     stored = nxt.state if nxt else export_state(Campaign.objects.get(pk=campaign.pk))
     replayed = dump_state(result.state)

@@ -1,6 +1,21 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from economy import views
+
+
+class LedgerFormat:
+    """Only the export formats offered: anything else is not a page (a 404)."""
+
+    regex = "csv|json"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(LedgerFormat, "ledgerfmt")
 
 P = "campaigns/<int:campaign_id>/powers/<str:power_key>/"
 
@@ -16,6 +31,6 @@ urlpatterns = [
     path(P + "submit/", views.submit, name="sheet-submit"),
     path(P + "projection/", views.projection, name="projection"),
     path(P + "rounds/<int:number>/", views.report, name="report"),
-    path(P + "ledger.<str:fmt>", views.ledger_export, name="ledger-export"),
+    path(P + "ledger.<ledgerfmt:fmt>", views.ledger_export, name="ledger-export"),
     path("campaigns/<int:campaign_id>/rounds/", views.history, name="history"),
 ]

@@ -10,47 +10,58 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
+from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import trigger_client_event
+from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
 from economy import selectors, services
+from economy.entry import player_order
+from economy.models import Round, RoundStatus
 from economy.orderforms import ORDER_TYPES, form_values, payload_from, summary
-from powers.access import access_power_for_user
+from economy.rounds import RoundNotOpen
+from economy.texts import labels_for, plain, plain_all
+from powers.access import actor, my_power, player_view
 from powers.models import Campaign, FleetGroup, Power
-
-
-def _power(request: HttpRequest, campaign_id: int, power_key: str) -> Power:
-    return access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
-
-
-def _actor(request: HttpRequest) -> str:
-    return request.user.get_username()
 
 
 def _sheet_url(power: Power) -> str:
     return reverse("orders", args=[power.campaign_id, power.key])
 
 
+def _posted_round(request: HttpRequest) -> int | None:
+    """The round the page was showing when it posted (every sheet form carries it), so a
+    write for a round that is over is refused rather than applied to the next one."""
+    value = request.POST.get("round", "")
+    return int(value) if value.isdigit() and len(value) < 10 else None
+
+
 def _form_context(power: Power, kind: str, values: dict[str, str], errors: list[str]) -> dict:
     choices = selectors.choices_for(power)
     spec = ORDER_TYPES.get(kind)
+    labels = labels_for(kind)
     fields = []
     if spec:
         for f in spec.fields:
+            own = next((e for e in errors if e.startswith(f"{f.name}:")), "")
             fields.append(
                 {
                     "spec": f,
                     "value": values.get(f.name, ""),
                     "choices": choices.get(f.source) if f.kind == "ref" else [],
-                    "error": next((e for e in errors if e.startswith(f"{f.name}:")), ""),
+                    "error": plain(own, labels),
                 }
             )
     other = [e for e in errors if not any(e.startswith(f"{f['spec'].name}:") for f in fields)]
-    return {"kind": kind, "spec": spec, "fields": fields, "errors": other, "all_errors": errors}
+    return {
+        "kind": kind,
+        "spec": spec,
+        "fields": fields,
+        "errors": plain_all(other, labels),
+        "all_errors": plain_all(errors, labels),
+    }
 
 
 def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
@@ -74,7 +85,14 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
         "power": power,
         "round": rnd,
         "sheet": sheet,
-        "orders": [(o, summary(o.payload)) for o in orders],
+        "orders": [
+            (
+                o,
+                summary(player_order(power.key, o.payload)),
+                plain(o.error, labels_for(o.payload.get("type", ""))),
+            )
+            for o in orders
+        ],
         "open": rnd is not None and rnd.status == "open",
         "submissions": selectors.submissions(rnd) if rnd else [],
         "order_types": ORDER_TYPES,
@@ -85,140 +103,191 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
     }
 
 
-def _closed(request: HttpRequest, power: Power, exc: Exception) -> HttpResponse:
+def _closed(request: HttpRequest, power: Power, exc: RoundNotOpen) -> HttpResponse:
+    """A write the round no longer takes (being resolved, or over: issue 10): refused with
+    409, and the sheet reloads as it is now, with the reason."""
     if request.htmx:
-        return HttpResponse(f'<p class="error">{exc}</p>', status=409)
+        messages.error(request, str(exc))
+        response = HttpResponse(status=exc.status)
+        response["HX-Refresh"] = "true"
+        return response
     return render(
-        request, "economy/orders.html", _sheet_context(power, closed_error=str(exc)), status=409
+        request,
+        "economy/orders.html",
+        _sheet_context(power, closed_error=str(exc)),
+        status=exc.status,
     )
 
 
-@login_required
 @require_GET
-def orders(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def orders(request: HttpRequest, power: Power) -> HttpResponse:
     kind = request.GET.get("type", "")
-    ctx = _sheet_context(power, form=_form_context(power, kind, {}, []))
+    ctx = _sheet_context(
+        power,
+        form=_form_context(power, kind, {}, []),
+        resolved=_just_resolved(power, request.GET.get("resolved", "")),
+    )
     return render(request, "economy/orders.html", ctx)
 
 
-@login_required
+def _just_resolved(power: Power, number: str) -> int | None:
+    """The round named by ``?resolved=N`` after the last submission, if it is resolved."""
+    if not number.isdigit() or len(number) > 9:
+        return None
+    done = Round.objects.filter(
+        campaign_id=power.campaign_id, number=int(number), status=RoundStatus.RESOLVED
+    ).exists()
+    return int(number) if done else None
+
+
 @require_GET
-def order_form(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+@player_view
+def order_form(request: HttpRequest, power: Power) -> HttpResponse:
     """The fields of one order type (htmx swaps them in when the type is chosen)."""
-    power = _power(request, campaign_id, power_key)
     kind = request.GET.get("type", "")
     form = _form_context(power, kind, request.GET.dict(), [])
     return render(request, "economy/_order_fields.html", {"form": form, "power": power})
 
 
-@login_required
 @require_POST
-def validate_order(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+@player_view
+def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
     """Validation as the player types: the engine's own entry checks and messages."""
-    power = _power(request, campaign_id, power_key)
     kind = request.POST.get("type", "")
     errors = services.entry_errors(power=power, payload=payload_from(kind, request.POST))
-    return render(request, "economy/_order_errors.html", {"errors": errors})
+    return render(
+        request, "economy/_order_errors.html", {"errors": plain_all(errors, labels_for(kind))}
+    )
 
 
-@login_required
 @require_POST
-def add_order(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def add_order(request: HttpRequest, power: Power) -> HttpResponse:
     kind = request.POST.get("type", "")
     payload = payload_from(kind, request.POST)
     position = request.POST.get("position", "")
+    rnd = _posted_round(request)
     try:
-        if position.isdigit():
+        if position.isdigit() and len(position) < 10:
             order = services.update_order(
-                power=power, position=int(position), payload=payload, actor=_actor(request)
+                power=power,
+                position=int(position),
+                payload=payload,
+                actor=actor(request),
+                round_number=rnd,
             )
         else:
-            order = services.add_order(power=power, payload=payload, actor=_actor(request))
-    except services.RoundNotOpen as exc:
+            order = services.add_order(
+                power=power, payload=payload, actor=actor(request), round_number=rnd
+            )
+    except RoundNotOpen as exc:
         return _closed(request, power, exc)
-    except services.OrderNotFound as exc:
-        raise Http404(str(exc)) from None
+    except services.OrderInvalid as exc:
+        # Refused (nothing written): the form again with what was typed and why.
+        form = _form_context(power, kind, request.POST.dict(), exc.errors)
+        if position.isdigit() and len(position) < 10:
+            form["position"] = int(position)
+        template = "economy/_sheet.html" if request.htmx else "economy/orders.html"
+        return render(request, template, _sheet_context(power, form=form), status=400)
     errors = order.error.split("; ") if order.error else []
     # Keep what was typed when the order has errors; start afresh when it is clean.
     form = _form_context(power, kind, request.POST.dict() if errors else {}, errors)
     if errors:
         form["saved_with_errors"] = True
+        form["position"] = order.position
     if request.htmx:
         response = render(request, "economy/_sheet.html", _sheet_context(power, form=form))
         return trigger_client_event(response, "sheet-changed")
     return redirect(_sheet_url(power))
 
 
-@login_required
 @require_GET
-def edit_order(
-    request: HttpRequest, campaign_id: int, power_key: str, position: int
-) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def edit_order(request: HttpRequest, power: Power, position: int) -> HttpResponse:
     order = selectors.order_at(power, position)
     if order is None:
         raise Http404("No such order.")
     kind = order.payload.get("type", "")
     errors = order.error.split("; ") if order.error else []
-    form = _form_context(power, kind, form_values(order.payload), errors)
+    form = _form_context(power, kind, form_values(player_order(power.key, order.payload)), errors)
     form["position"] = position
     template = "economy/_sheet.html" if request.htmx else "economy/orders.html"
     return render(request, template, _sheet_context(power, form=form))
 
 
-def sheet_write(view: Callable[..., None]) -> Callable[..., HttpResponse]:
+def sheet_write(view: Callable[..., int | None]) -> Callable[..., HttpResponse]:
     """A POST that changes the power's sheet through a service: the access gate first, then
     409 if the round is closed, 404 for a missing order, else the refreshed sheet."""
 
-    @login_required
     @require_POST
+    @player_view
     @wraps(view)
-    def wrapper(
-        request: HttpRequest, campaign_id: int, power_key: str, **kwargs: Any
-    ) -> HttpResponse:
-        power = _power(request, campaign_id, power_key)
+    def wrapper(request: HttpRequest, power: Power, **kwargs: Any) -> HttpResponse:
         try:
-            view(request, power, **kwargs)
-        except services.RoundNotOpen as exc:
+            resolved = view(request, power, **kwargs)
+        except RoundNotOpen as exc:
             return _closed(request, power, exc)
-        except services.OrderNotFound as exc:
-            raise Http404(str(exc)) from None
-        return _after_write(request, power)
+        except services.OrderInvalid as exc:
+            messages.error(request, "; ".join(plain_all(exc.errors)))
+            if request.htmx:
+                response = HttpResponse(status=exc.status)
+                response["HX-Refresh"] = "true"
+                return response
+            return redirect(_sheet_url(power))
+        return _after_write(request, power, resolved)
 
     return wrapper
 
 
 @sheet_write
 def remove_order(request: HttpRequest, power: Power, position: int) -> None:
-    services.remove_order(power=power, position=position, actor=_actor(request))
+    services.remove_order(
+        power=power, position=position, actor=actor(request), round_number=_posted_round(request)
+    )
 
 
 @sheet_write
 def move_order(request: HttpRequest, power: Power, position: int) -> None:
     to = request.POST.get("to", "")
-    if not to.lstrip("-").isdigit():
-        raise services.OrderNotFound("to: expected a position")
-    services.move_order(power=power, position=position, to=int(to), actor=_actor(request))
+    if not to.isdigit() or len(to) > 9:
+        raise services.OrderNotFound("There is no such place on your sheet.")
+    services.move_order(
+        power=power,
+        position=position,
+        to=int(to),
+        actor=actor(request),
+        round_number=_posted_round(request),
+    )
 
 
 @sheet_write
 def declare(request: HttpRequest, power: Power, group_key: str) -> None:
     """A fleet group's declaration for the round (R-2), kept as one declare_group order."""
     payload = payload_from("declare_group", {**request.POST.dict(), "group": group_key})
-    services.set_declaration(power=power, payload=payload, actor=_actor(request))
+    services.set_declaration(
+        power=power, payload=payload, actor=actor(request), round_number=_posted_round(request)
+    )
 
 
 @sheet_write
-def submit(request: HttpRequest, power: Power) -> None:
+def submit(request: HttpRequest, power: Power) -> int | None:
+    """Submit (or withdraw) the sheet. The number of the round, when this submission was the
+    last one and the round is already resolved (in-process tasks, or a quick worker)."""
+    number = _posted_round(request)
     if request.POST.get("action") == "withdraw":
-        services.withdraw_sheet(power=power, actor=_actor(request))
-    else:
-        services.submit_sheet(power=power, actor=_actor(request))
+        services.withdraw_sheet(power=power, actor=actor(request), round_number=number)
+        return None
+    sheet = services.submit_sheet(power=power, actor=actor(request), round_number=number)
+    rnd = Round.objects.get(pk=sheet.round_id)
+    return rnd.number if rnd.status == RoundStatus.RESOLVED else None
 
 
-def _after_write(request: HttpRequest, power: Power) -> HttpResponse:
+def _after_write(request: HttpRequest, power: Power, resolved: int | None = None) -> HttpResponse:
+    if resolved is not None:
+        # The player whose submission resolved the round reads about it (issue 10).
+        url = f"{_sheet_url(power)}?resolved={resolved}"
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if request.htmx:
         ctx = _sheet_context(power, form=_form_context(power, "", {}, []))
         response = render(request, "economy/_sheet.html", ctx)
@@ -226,10 +295,9 @@ def _after_write(request: HttpRequest, power: Power) -> HttpResponse:
     return redirect(_sheet_url(power))
 
 
-@login_required
 @require_GET
-def projection(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def projection(request: HttpRequest, power: Power) -> HttpResponse:
     statement = selectors.projected_statement(power)
     return render(request, "economy/_statement.html", {"statement": statement, "projected": True})
 
@@ -237,10 +305,9 @@ def projection(request: HttpRequest, campaign_id: int, power_key: str) -> HttpRe
 # --- reports ------------------------------------------------------------------------------
 
 
-@login_required
 @require_GET
-def report(request: HttpRequest, campaign_id: int, power_key: str, number: int) -> HttpResponse:
-    power = _power(request, campaign_id, power_key)
+@player_view
+def report(request: HttpRequest, power: Power, number: int) -> HttpResponse:
     statement = selectors.round_statement(power, number)
     if statement is None:
         raise Http404("That round has not been resolved.")
@@ -259,25 +326,23 @@ def history(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if campaign is None:
         raise Http404("No such campaign.")
     rows = selectors.round_history(campaign)
-    my_power = None
-    if request.user.is_authenticated:
-        my_power = Power.objects.filter(campaign=campaign, memberships__user=request.user).first()
+    mine = my_power(user=request.user, campaign_id=campaign.pk)
     return render(
         request,
         "economy/history.html",
         {
             "campaign": campaign,
             "rows": rows,
-            "my_power": my_power,
+            "my_power": mine,
         },
     )
 
 
-@login_required
 @require_GET
-def ledger_export(request: HttpRequest, campaign_id: int, power_key: str, fmt: str) -> HttpResponse:
-    """A power's whole ledger as CSV or JSON (its books, for its players only)."""
-    power = _power(request, campaign_id, power_key)
+@player_view
+def ledger_export(request: HttpRequest, power: Power, fmt: str) -> HttpResponse:
+    """A power's whole ledger as CSV or JSON (its books, for its players only). The URL
+    pattern admits only those two formats."""
     fields = ["round_number", "step", "where", "resource", "amount", "reason", "rule"]
     rows = selectors.power_ledger(power).values_list(*fields)
     filename = f"ledger-{power.campaign_id}-{power.key}.{fmt}"

@@ -42,12 +42,15 @@ INSTALLED_APPS = [
     "powers",
     "economy",
     "trade",
+    "campaigns",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "ftcamp.middleware.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "ftcamp.middleware.InputGateMiddleware",  # bad input is a 400 before anything reads it
+    "ftcamp.middleware.PrivateNoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -55,6 +58,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "ftcamp.http.RefusalMiddleware",  # a service's refusal on a page: its status and why
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
@@ -95,10 +99,17 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses locked-out logins (reliability S7)
     "django.contrib.auth.backends.ModelBackend",
 ]
-# Five failed logins lock that username, and five from one address lock the address, for an hour.
+# Five failed logins lock that username from that address, and FTCAMP_LOGIN_IP_LIMIT failures
+# from one address lock the address, for an hour (ftcamp/logins.py). The client address comes
+# from X-Forwarded-For only behind FTCAMP_TRUSTED_PROXIES reverse proxies.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+FTCAMP_LOGIN_IP_LIMIT = env_int("FTCAMP_LOGIN_IP_LIMIT", 50)
+FTCAMP_TRUSTED_PROXIES = env_int("FTCAMP_TRUSTED_PROXIES", 0)
 AXES_COOLOFF_TIME = 1
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "ftcamp.logins.LoginLockoutHandler"
+AXES_CLIENT_IP_CALLABLE = "ftcamp.logins.client_ip"
+AXES_HTTP_RESPONSE_CODE = 429
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
@@ -126,16 +137,23 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
+# Input limits (issue 11): a JSON body, and a form's fields (files are not counted).
+FTCAMP_MAX_JSON_BYTES = env_int("FTCAMP_MAX_JSON_BYTES", 64 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
+
 REST_FRAMEWORK = {
+    # Token first: a missing or bad token is a 401 with WWW-Authenticate: Token.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 100,
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # the services' refusals (ftcamp.errors) answered as the pages answer them (ftcamp.http)
+    "EXCEPTION_HANDLER": "ftcamp.http.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "FTCamp API",
@@ -145,7 +163,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"ProjectResourceEnum": "powers.models.ProjectResource"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "ftcamp.schema.add_error_responses",
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "ProjectResourceEnum": "powers.models.ProjectResource",
+        # the order types' own choice sets (economy.entry.order_schemas)
+        "SoldResourceEnum": ["ore", "bio", "gal"],
+        "ShippedResourceEnum": ["ore", "bio", "pl"],
+    },
 }
 
 # --- Celery: without REDIS_URL tasks run in-process (make run); with it, a real broker. ---
@@ -168,10 +195,12 @@ CELERY_BEAT_SCHEDULE = {
     # the backstop for lost messages, deadlines and stalled claims (reliability R7, F4, F7)
     "sweep-rounds": {
         "task": "economy.tasks.sweep_rounds_task",
-        "schedule": env_int("FTCAMP_SWEEP_SECONDS", 60),
+        # often: a dead resolver is found by its released lock, so a sweep is a cheap query
+        "schedule": env_int("FTCAMP_SWEEP_SECONDS", 10),
     },
 }
-# A claim older than this with no result is presumed dead and returned to open.
+# Without PostgreSQL's advisory locks (SQLite, `make run`): a claim older than this with no
+# result is presumed dead and returned to open.
 FTCAMP_STALL_SECONDS = env_int("FTCAMP_STALL_SECONDS", 600)
 # A round this long past its deadline and still unresolved is logged as an error by every sweep.
 FTCAMP_OVERDUE_GRACE_SECONDS = env_int("FTCAMP_OVERDUE_GRACE_SECONDS", 600)

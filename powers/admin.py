@@ -1,18 +1,15 @@
-"""The admin panel as a campaign set-up tool: inlines, search, filters, clear validation."""
+"""The admin panel for the ground floor's models (the campaign itself is set up in
+``campaigns/admin.py``): inlines, search, filters, clear validation."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
-from powers import services
 from powers.models import (
     BubbleOutpost,
     BubbleSensor,
-    Campaign,
     CommandBubble,
     FleetGroup,
     Invasion,
@@ -22,55 +19,6 @@ from powers.models import (
     StarSystem,
     Static,
 )
-from trade.models import MarketEdge, PowerTax
-
-
-class PowerInline(admin.TabularInline):
-    model = Power
-    fields = ("key", "name", "colour", "gal", "tp", "un_member")
-    extra = 0
-    show_change_link = True
-
-
-class MarketEdgeInline(admin.TabularInline):
-    model = MarketEdge
-    fields = ("edge", "rate", "tax")
-    extra = 0
-    max_num = 3
-
-
-class PowerTaxInline(admin.TabularInline):
-    model = PowerTax
-    fields = ("power", "edge", "tax")
-    extra = 0
-
-
-@admin.register(Campaign)
-class CampaignAdmin(admin.ModelAdmin):
-    list_display = ("name", "current_round", "power_count", "system_count", "created_at")
-    search_fields = ("name",)
-    inlines = (PowerInline, MarketEdgeInline, PowerTaxInline)
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(
-                n_powers=Count("powers", distinct=True), n_systems=Count("systems", distinct=True)
-            )
-        )
-
-    @admin.display(description="powers", ordering="n_powers")
-    def power_count(self, obj: Campaign) -> int:
-        return obj.n_powers
-
-    @admin.display(description="systems", ordering="n_systems")
-    def system_count(self, obj: Campaign) -> int:
-        return obj.n_systems
-
-    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
-        super().save_related(request, form, formsets, change)
-        services.setup_campaign(campaign=form.instance)
 
 
 @admin.register(MapHex)
@@ -231,6 +179,3 @@ class MembershipAdmin(admin.ModelAdmin):
     list_select_related = ("user", "power", "campaign")
     search_fields = ("user__username", "power__name")
     raw_id_fields = ("user",)
-
-
-from powers import admin_import  # noqa: E402, F401  (adds "Import sector file…" to CampaignAdmin)

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from powers.access import power_of_user_in_campaign
-from powers.models import Membership, Power, StarSystem
+from powers.models import Membership, Power, ProjectResource, StarSystem
 
 
 class CampaignSerializer(serializers.Serializer):
@@ -32,6 +32,9 @@ class SystemSerializer(serializers.ModelSerializer):
     hex = serializers.CharField(source="hex.code")
     type = serializers.CharField(source="system_type")
     uwp = serializers.CharField()
+    # "" when the system runs no planetary project (documented, as the API's contract needs)
+    project_source = serializers.ChoiceField(ProjectResource.choices, allow_blank=True)
+    project_target = serializers.ChoiceField(ProjectResource.choices, allow_blank=True)
 
     class Meta:
         model = StarSystem

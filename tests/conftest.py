@@ -33,7 +33,7 @@ def worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
     procs: list[subprocess.Popen[bytes]] = []
     logs: list[object] = []
 
-    def start(**env: str) -> subprocess.Popen[bytes]:
+    def start(app: str = "ftcamp", **env: str) -> subprocess.Popen[bytes]:
         full_env = {
             "PATH": os.environ["PATH"],
             "HOME": str(tmp_path),
@@ -45,7 +45,7 @@ def worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
             "CELERY_QUEUE": django_settings.CELERY_TASK_DEFAULT_QUEUE,
             **env,
         }
-        cmd = [sys.executable, "-m", "celery", "-A", "ftcamp", "worker", "-P", "prefork"]
+        cmd = [sys.executable, "-m", "celery", "-A", app, "worker", "-P", "prefork"]
         cmd += ["-c", "1", "-l", "info", "--without-mingle", "--without-gossip"]
         cmd += ["-Q", django_settings.CELERY_TASK_DEFAULT_QUEUE]
         log = (tmp_path / f"worker{len(procs)}.log").open("wb")

@@ -12,18 +12,15 @@ from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from economy.api import Conflict
-from economy.services import RoundNotOpen
-from powers.access import power_of_user_in_campaign
+from powers.access import actor, player_power, power_of_user_in_campaign
 from powers.models import Campaign, Power
 from trade import selectors, services
-from trade.models import Agreement, HubLink, HubNode, Motion, Shipment, TradeHub, Vote
+from trade.models import HubLink, HubNode, Motion, Shipment, TradeHub, Vote
 
 
 class HubSerializer(serializers.ModelSerializer):
@@ -33,7 +30,17 @@ class HubSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TradeHub
-        fields = ["key", "centre", "nodes", "links", "guild", "pool_ore", "pool_bio", "pool_pl"]
+        fields = [
+            "key",
+            "name",
+            "centre",
+            "nodes",
+            "links",
+            "guild",
+            "pool_ore",
+            "pool_bio",
+            "pool_pl",
+        ]
         read_only_fields = fields
 
     def get_centre(self, hub: TradeHub) -> str | None:
@@ -64,40 +71,6 @@ class MyHubs(generics.ListAPIView):
             )
             .order_by("key")
         )
-
-
-# --- shared ---------------------------------------------------------------------------------
-
-
-def _power(request: Request, campaign_id: int) -> Power:
-    return power_of_user_in_campaign(user=request.user, campaign_id=campaign_id)
-
-
-def _actor(request: Request) -> str:
-    return request.user.get_username()
-
-
-def _field_errors(errors: list[str]) -> dict[str, list[str]]:
-    """'delivery: must be later' -> {"delivery": ["must be later"]}."""
-    out: dict[str, list[str]] = {}
-    for error in errors:
-        name, _, text = error.partition(": ")
-        out.setdefault(name if text else "detail", []).append(text or error)
-    return out
-
-
-def _run(call: Any) -> Any:
-    """A service call with its refusals as HTTP errors."""
-    try:
-        return call()
-    except services.TradeError as exc:
-        raise ValidationError(_field_errors(exc.errors)) from None
-    except services.NotAMember as exc:
-        raise PermissionDenied(str(exc)) from None
-    except RoundNotOpen as exc:
-        raise Conflict(str(exc)) from None
-    except (Agreement.DoesNotExist, Motion.DoesNotExist):
-        raise Http404("No such agreement or motion.") from None
 
 
 # --- agreements (R-5.5) ---------------------------------------------------------------------
@@ -191,7 +164,7 @@ class Agreements(APIView):
 
     @extend_schema(responses=AgreementSerializer(many=True))
     def get(self, request: Request, campaign_id: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         return Response(AgreementSerializer(selectors.agreement_views(power), many=True).data)
 
     @extend_schema(
@@ -199,16 +172,14 @@ class Agreements(APIView):
         responses={201: AgreementSerializer, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         data = ProposeInput(data=request.data)
         data.is_valid(raise_exception=True)
-        agreement = _run(
-            lambda: services.propose_agreement(
-                power=power,
-                partner_key=data.validated_data["partner"],
-                terms=data.terms("a"),
-                actor=_actor(request),
-            )
+        agreement = services.propose_agreement(
+            power=power,
+            partner_key=data.validated_data["partner"],
+            terms=data.terms("a"),
+            actor=actor(request),
         )
         return Response(_agreement_data(power, agreement.key), status=status.HTTP_201_CREATED)
 
@@ -221,28 +192,24 @@ class RespondAgreement(APIView):
         responses={200: AgreementSerializer, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         data = RespondInput(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
         agreement = selectors.access_agreement(power=power, key=d["agreement"])
-        actor = _actor(request)
+        who = actor(request)
         if d["action"] == "counter":
             terms = TermsInput(
                 data={k: v for k, v in d.items() if k not in ("agreement", "action")}
             )
             terms.is_valid(raise_exception=True)
             side = agreement.party(power)
-            _run(
-                lambda: services.counter_agreement(
-                    power=power, key=agreement.key, terms=terms.terms(side), actor=actor
-                )
+            services.counter_agreement(
+                power=power, key=agreement.key, terms=terms.terms(side), actor=who
             )
         else:
-            _run(
-                lambda: services.answer_agreement(
-                    power=power, key=agreement.key, accept=d["action"] == "accept", actor=actor
-                )
+            services.answer_agreement(
+                power=power, key=agreement.key, accept=d["action"] == "accept", actor=who
             )
         return Response(_agreement_data(power, agreement.key))
 
@@ -255,19 +222,17 @@ class AgreementHubs(APIView):
         responses={200: AgreementSerializer, 400: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         data = HubsInput(data=request.data)
         data.is_valid(raise_exception=True)
         d = data.validated_data
         agreement = selectors.access_agreement(power=power, key=d["agreement"])
-        _run(
-            lambda: services.name_hubs(
-                power=power,
-                key=agreement.key,
-                send_hub=d.get("send_hub") or None,
-                receive_hub=d.get("receive_hub") or None,
-                actor=_actor(request),
-            )
+        services.name_hubs(
+            power=power,
+            key=agreement.key,
+            send_hub=d.get("send_hub") or None,
+            receive_hub=d.get("receive_hub") or None,
+            actor=actor(request),
         )
         return Response(_agreement_data(power, agreement.key))
 
@@ -301,7 +266,7 @@ class MyShipments(generics.ListAPIView):
         return {**super().get_serializer_context(), "power": self._me()}
 
     def _me(self) -> Power:
-        return _power(self.request, self.kwargs["campaign_id"])
+        return player_power(self.request, self.kwargs["campaign_id"])
 
     def get_queryset(self) -> QuerySet[Shipment]:
         return selectors.shipments_of(self._me())
@@ -428,7 +393,7 @@ class Committee(APIView):
 
     @extend_schema(responses=CommitteeSerializer)
     def get(self, request: Request, campaign_id: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         campaign = power.campaign
         live = selectors.live_suggestions(campaign) if power.un_member else None
         data = {
@@ -460,13 +425,11 @@ class Motions(APIView):
     def post(self, request: Request, campaign_id: int) -> Response:
         from trade.views import motion_fields
 
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         data = MotionInput(data=request.data)
         data.is_valid(raise_exception=True)
-        motion = _run(
-            lambda: services.draft_motion(
-                power=power, fields=motion_fields(data.validated_data), actor=_actor(request)
-            )
+        motion = services.draft_motion(
+            power=power, fields=motion_fields(data.validated_data), actor=actor(request)
         )
         return Response(MotionSerializer(motion).data, status=status.HTTP_201_CREATED)
 
@@ -483,13 +446,11 @@ class SubmitMotion(APIView):
         responses={200: MotionSerializer, 403: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         data = MotionKeyInput(data=request.data)
         data.is_valid(raise_exception=True)
-        motion = _run(
-            lambda: services.submit_motion(
-                power=power, key=data.validated_data["motion"], actor=_actor(request)
-            )
+        motion = services.submit_motion(
+            power=power, key=data.validated_data["motion"], actor=actor(request)
         )
         return Response(MotionSerializer(motion).data)
 
@@ -508,15 +469,13 @@ class CastVote(APIView):
         responses={200: VoteSerializer, 403: OpenApiTypes.OBJECT, 409: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        power = _power(request, campaign_id)
+        power = player_power(request, campaign_id)
         data = VoteInput(data=request.data)
         data.is_valid(raise_exception=True)
-        row = _run(
-            lambda: services.vote(
-                power=power,
-                key=data.validated_data["motion"],
-                choice=data.validated_data["choice"],
-                actor=_actor(request),
-            )
+        row = services.vote(
+            power=power,
+            key=data.validated_data["motion"],
+            choice=data.validated_data["choice"],
+            actor=actor(request),
         )
         return Response(VoteSerializer(row).data)

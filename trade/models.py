@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -19,6 +20,9 @@ class TradeHub(CampaignScoped):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="hubs")
     key = models.CharField(max_length=64, validators=[key_validator])
+    name = models.CharField(
+        max_length=60, blank=True, default="", help_text="What its power calls it (private)."
+    )
     power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="hubs")
     guild = models.BooleanField(default=False, help_text="Centre is a Guild member (R-5.3).")
     pool_ore = models.BigIntegerField("Ore pool", default=0)
@@ -294,10 +298,22 @@ class RouteJob(models.Model):
     result_svg = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="route_jobs",
+        help_text="Who started it (uploads: the only one who may see it; all: the rate limit).",
+    )
+    private = models.BooleanField(
+        default=False, help_text="An upload: shown and served to its owner only."
+    )
 
     class Meta:
         verbose_name = "trade-route job"
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["owner", "-created_at"], name="routejob_owner_recent")]
 
     def __str__(self) -> str:
         return f"{self.label} ({self.get_status_display()})"

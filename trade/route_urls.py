@@ -15,7 +15,8 @@ urlpatterns = [
     ),
 ]
 
-# Who may see each route (tests/web/test_access.py): a job is reached by its input's hash.
+# Who may see each route (tests/web/test_access.py): a job is reached by its input's hash;
+# an upload only by its owner (404 for anyone else), a campaign map by anyone.
 POLICY = {
     "route-upload": "auth",
     "route-job": "public",

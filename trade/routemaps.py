@@ -6,12 +6,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from datetime import timedelta
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
+from ftcamp.celery import app as celery_app
 from powers.models import UWP_DIGITS, Campaign, StarSystem
 from trade.models import RouteJob
 from trade.routes import (
@@ -19,6 +22,7 @@ from trade.routes import (
     Placement,
     RouteMap,
     RouteSettings,
+    SectorFormatError,
     World,
     map_routes,
     map_worlds,
@@ -26,10 +30,23 @@ from trade.routes import (
     to_json,
     to_svg,
 )
+from trade.routes.svg import legend_polities
 
 log = logging.getLogger(__name__)
 
+MAP_TASK = "trade.map_routes"  # trade/tasks.py
+
 MAX_FILE_BYTES = 5 * 1024 * 1024
+# New jobs a user may start in an hour (uploads and campaign maps; cached results are free).
+JOBS_PER_HOUR = 20
+# Variants that change only speed or memory, never a map: not offered on the web, so they
+# cannot be used to start the same job again and again.
+NOT_ON_THE_WEB = ("chunk",)
+User = AbstractBaseUser | AnonymousUser
+
+
+class RateLimited(Exception):
+    """The user started :data:`JOBS_PER_HOUR` jobs in the last hour."""
 
 
 @dataclass(frozen=True)
@@ -46,13 +63,46 @@ def settings_for(variants: list[str]) -> RouteSettings:
     return RouteSettings().with_variants(variants)
 
 
-def _job(label: str, inputs: dict[str, Any]) -> RouteJob:
-    digest = hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
-    with transaction.atomic():
-        job, created = RouteJob.objects.select_for_update().get_or_create(
-            input_hash=digest, defaults={"label": label[:300], "inputs": inputs}
+def canonical_variants(variants: list[str]) -> list[str]:
+    """Web variants as one canonical list (only the settings that differ from the defaults,
+    sorted), so equal settings find the same cached map; ``ValueError`` says what is wrong."""
+    for item in variants:
+        if item.partition("=")[0].strip() in NOT_ON_THE_WEB:
+            raise ValueError(f"{item.partition('=')[0].strip()} is not a map setting")
+    chosen, default = settings_for(variants), RouteSettings()
+    return sorted(
+        f"{f.name}={str(getattr(chosen, f.name)).lower()}"
+        for f in fields(chosen)
+        if getattr(chosen, f.name) != getattr(default, f.name)
+    )
+
+
+def _digest(inputs: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()
+
+
+def _check_rate(user: Any) -> None:
+    since = timezone.now() - timedelta(hours=1)
+    if RouteJob.objects.filter(owner=user, created_at__gte=since).count() >= JOBS_PER_HOUR:
+        raise RateLimited(
+            f"You started {JOBS_PER_HOUR} maps in the last hour; try again later "
+            "(maps drawn before are still here)."
         )
-        if created or job.status == RouteJob.Status.FAILED:
+
+
+def _job(label: str, inputs: dict[str, Any], *, owner: Any, private: bool) -> RouteJob:
+    """The job for ``inputs``: the cached one, or a new one queued for ``owner`` (rate-limited;
+    a failed one is queued again)."""
+    digest = _digest(inputs)
+    with transaction.atomic():
+        job = RouteJob.objects.select_for_update().filter(input_hash=digest).first()
+        if job is None:
+            _check_rate(owner)
+            job = RouteJob.objects.create(
+                input_hash=digest, label=label[:300], inputs=inputs, owner=owner, private=private
+            )
+            transaction.on_commit(lambda: _enqueue(job.pk))
+        elif job.status == RouteJob.Status.FAILED:
             job.status, job.progress, job.message = RouteJob.Status.QUEUED, 0, ""
             job.save(update_fields=["status", "progress", "message"])
             transaction.on_commit(lambda: _enqueue(job.pk))
@@ -60,10 +110,9 @@ def _job(label: str, inputs: dict[str, Any]) -> RouteJob:
 
 
 def _enqueue(job_id: int) -> None:
-    from trade.tasks import map_routes_task
-
     try:
-        map_routes_task.delay(job_id)
+        # by name: the tasks module calls this one, so it never imports the tasks
+        celery_app.tasks[MAP_TASK].delay(job_id)
     except Exception:
         log.exception("could not enqueue trade-route job %s", job_id)
         RouteJob.objects.filter(pk=job_id).update(
@@ -71,14 +120,15 @@ def _enqueue(job_id: int) -> None:
         )
 
 
-def job_for_uploads(uploads: list[Upload], variants: list[str]) -> RouteJob:
-    """A job mapping the uploaded sector files together (T-1: placed by their metadata)."""
-    settings_for(variants)  # refuse bad variants before anything is stored
+def job_for_uploads(uploads: list[Upload], variants: list[str], *, owner: Any) -> RouteJob:
+    """A private job of ``owner`` mapping the uploaded files together (T-1: placed by their
+    metadata). The owner is part of the input, so nobody else ever finds it."""
     inputs = {
         "files": [{"name": u.name, "text": u.text, "xml": u.xml} for u in uploads],
-        "variants": sorted(variants),
+        "variants": canonical_variants(variants),
+        "owner": owner.pk,
     }
-    return _job(", ".join(u.name for u in uploads), inputs)
+    return _job(", ".join(u.name for u in uploads), inputs, owner=owner, private=True)
 
 
 def _world_row(s: StarSystem) -> dict[str, Any] | None:
@@ -99,13 +149,20 @@ def _world_row(s: StarSystem) -> dict[str, Any] | None:
     }
 
 
-def job_for_campaign(campaign: Campaign, variants: list[str]) -> RouteJob:
-    """A job mapping the campaign's systems from their world statistics (public facts)."""
-    settings_for(variants)
+def campaign_inputs(campaign: Campaign, variants: list[str]) -> dict[str, Any]:
+    """What a campaign map is drawn from: its systems' world statistics (public facts)."""
     systems = StarSystem.objects.filter(campaign=campaign).select_related("hex").order_by("key")
     rows = [row for row in (_world_row(s) for s in systems) if row]
-    inputs = {"campaign": campaign.pk, "worlds": rows, "variants": sorted(variants)}
-    return _job(f"{campaign.name} (campaign)", inputs)
+    return {"campaign": campaign.pk, "worlds": rows, "variants": canonical_variants(variants)}
+
+
+def job_for_campaign(campaign: Campaign, variants: list[str], *, user: User) -> RouteJob | None:
+    """The campaign's map for these variants: the cached job, else (for a logged-in user only,
+    rate-limited) a new one; an anonymous visitor gets ``None`` when nothing is cached."""
+    inputs = campaign_inputs(campaign, variants)
+    if not user.is_authenticated:
+        return RouteJob.objects.filter(input_hash=_digest(inputs)).first()
+    return _job(f"{campaign.name} (campaign)", inputs, owner=user, private=False)
 
 
 def _world(sector: str, row: dict[str, Any]) -> World:
@@ -156,10 +213,16 @@ def run_job(*, job_id: int) -> None:
 
     try:
         result = _map(job, progress)
-    except Exception as exc:
+    except SectorFormatError as exc:  # the input's fault: say what is wrong with it
+        RouteJob.objects.filter(pk=job_id).update(
+            status=RouteJob.Status.FAILED, message=f"The sector files could not be read: {exc}"
+        )
+        return
+    except Exception:
         log.exception("trade-route job %s failed", job_id)
         RouteJob.objects.filter(pk=job_id).update(
-            status=RouteJob.Status.FAILED, message=f"{type(exc).__name__}: {exc}"[:2000]
+            status=RouteJob.Status.FAILED,
+            message="The map could not be drawn because of an error on our side; try again.",
         )
         return
     skipped = [f"{s.path}:{s.line_no}: {s.reason}" for s in (*result.anomalies, *result.malformed)]
@@ -173,6 +236,7 @@ def run_job(*, job_id: int) -> None:
             "legs": result.legs_by_class(),
             "skipped": skipped[:200],
             "skipped_count": len(skipped),
+            "polities": legend_polities(result),
         },
         result_json=to_json(result),
         result_svg=to_svg(result, title=job.label),

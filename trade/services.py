@@ -3,7 +3,7 @@
 Locking: every service locks the campaign's open round row (``select_for_update``) and
 re-checks that it is open, like the order services, so a proposal, an answer, a hub choice,
 a motion or a vote either lands before resolution claims the round (and is resolved with it)
-or is refused with ``economy.services.RoundNotOpen`` (HTTP 409).
+or is refused with ``economy.rounds.RoundNotOpen`` (HTTP 409).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from economy.engine.state import EDGES
 from economy.engine.un import BOUGHT, motion_errors
 from economy.engine.validate import hex_problem
 from economy.models import Round
-from economy.services import audit_power, lock_open_round
+from economy.rounds import audit_power, lock_open_round
+from ftcamp.errors import Forbidden, Refused
 from powers.models import Power
 from trade.models import (
     Agreement,
@@ -37,22 +38,20 @@ MAX_AMOUNT = 1_000_000_000  # what a leg may carry (the column's range, with roo
 MAX_AHEAD = 1_000  # rounds ahead an agreement may be set
 
 
-class TradeError(Exception):
+class TradeError(Refused):
     """A request the rules refuse; ``errors`` name the fields: HTTP 400."""
 
-    def __init__(self, errors: list[str]) -> None:
-        super().__init__("; ".join(errors))
-        self.errors = errors
 
-
-class NotAMember(Exception):
+class NotAMember(Forbidden):
     """Only UN Monetary Committee members may vote or put motions (R-6.4): HTTP 403."""
 
 
 def _next_key(model: type[Agreement] | type[Motion], prefix: str) -> str:
-    # Called under the round lock, so two creators of one campaign never race.
+    """A generated key: ``agreement.7``. It has no ``-``, so no id a player chooses (stored as
+    ``<power>-<typed id>``, economy.entry) can ever be it. Called under the round lock, so two
+    creators of one campaign never race."""
     top = model.objects.aggregate(top=Max("id"))["top"] or 0
-    return f"{prefix}-{top + 1}"
+    return f"{prefix}.{top + 1}"
 
 
 # --- agreements (R-5.5) ---------------------------------------------------------------------
@@ -78,9 +77,13 @@ class Terms:
         }
 
 
-def check_terms(terms: Terms, *, round_number: int, bounds: tuple[int, int] | None) -> list[str]:
-    """R-5.5 entry checks, each naming the field; the deposit hex must be on the map
-    (``bounds``, contracts §1 map.size)."""
+def check_terms(
+    terms: Terms, *, round_number: int, bounds: tuple[int, int] | None, side: str = "a"
+) -> list[str]:
+    """R-5.5 entry checks, each naming the field as the acting party (``side`` ``a``, the
+    proposer, or ``b``) entered it: what it sends and what it receives; the deposit hex must
+    be on the map (``bounds``, contracts §1 map.size)."""
+    names = {side: "send", "b" if side == "a" else "a": "receive"}
     errors = []
     problem = hex_problem(terms.deposit, bounds)
     if problem:
@@ -92,15 +95,15 @@ def check_terms(terms: Terms, *, round_number: int, bounds: tuple[int, int] | No
             f"delivery: must be a later round than the current one ({round_number}); "
             "a leg is dispatched at least one round before delivery"
         )
-    for side in ("a", "b"):
-        amount = getattr(terms, f"{side}_amount")
-        resource = getattr(terms, f"{side}_resource")
+    for leg in ("a", "b"):
+        amount = getattr(terms, f"{leg}_amount")
+        resource = getattr(terms, f"{leg}_resource")
         if not 0 <= amount <= MAX_AMOUNT:
-            errors.append(f"{side}_amount: expected 0..{MAX_AMOUNT}, got {amount}")
+            errors.append(f"{names[leg]}_amount: expected 0..{MAX_AMOUNT:,}, got {amount}")
         if amount > 0 and resource not in LEG_RESOURCES:
-            errors.append(f"{side}_resource: expected one of ore, bio, pl, got {resource!r}")
+            errors.append(f"{names[leg]}_resource: expected one of ore, bio, pl, got {resource!r}")
     if terms.a_amount <= 0 and terms.b_amount <= 0:
-        errors.append("a_amount: at least one side must send something")
+        errors.append("send_amount: at least one side must send something")
     return errors
 
 
@@ -182,7 +185,12 @@ def counter_agreement(*, power: Power, key: str, terms: Terms, actor: str) -> Ag
     rnd = lock_open_round(power.campaign_id)
     agreement = _locked_agreement(power, key)
     _must_await(agreement, power)
-    errors = check_terms(terms, round_number=rnd.number, bounds=power.campaign.map_bounds())
+    errors = check_terms(
+        terms,
+        round_number=rnd.number,
+        bounds=power.campaign.map_bounds(),
+        side=agreement.party(power),
+    )
     if errors:
         raise TradeError(errors)
     _apply_terms(agreement, terms)
@@ -204,7 +212,10 @@ def answer_agreement(*, power: Power, key: str, accept: bool, actor: str) -> Agr
         _must_await(agreement, power)  # either party may walk away from a proposal
     if accept:
         errors = check_terms(
-            terms_of(agreement), round_number=rnd.number, bounds=power.campaign.map_bounds()
+            terms_of(agreement),
+            round_number=rnd.number,
+            bounds=power.campaign.map_bounds(),
+            side=agreement.party(power),
         )
         if errors:
             raise TradeError(errors)

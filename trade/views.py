@@ -8,34 +8,50 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
-from economy.services import RoundNotOpen
-from powers.access import access_power_for_user
+from economy.rounds import RoundNotOpen
+from economy.texts import plain_all
+from powers.access import actor, my_power, player_view
 from powers.models import Campaign, Power
 from trade import selectors, services
 from trade.chart import chart_points, market_chart
 from trade.models import Agreement, Motion, Vote
 
-
-def _power(request: HttpRequest, campaign_id: int, power_key: str) -> Power:
-    return access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
-
-
-def _actor(request: HttpRequest) -> str:
-    return request.user.get_username()
+# How the pages name the fields of trade forms in messages (never by their keys: issue 10).
+LABELS = {
+    "partner": "Partner",
+    "deposit": "Deposit hex",
+    "delivery": "Delivery round",
+    "send_resource": "What you send",
+    "send_amount": "Amount you send",
+    "receive_resource": "What you receive",
+    "receive_amount": "Amount you receive",
+    "agreement": "Agreement",
+    "action": "Action",
+    "send_hub": "Sending hub",
+    "receive_hub": "Receiving hub",
+    "kind": "Motion",
+    "edge": "Market edge",
+    "power": "Power",
+    "rate": "Rate",
+    "tax": "Tax",
+    "value": "Value",
+    "motion": "Motion",
+    "choice": "Vote",
+}
 
 
 def _int(value: str | None, field: str) -> int:
     try:
         return int(value or "0")
     except ValueError:
-        raise services.TradeError([f"{field}: expected a whole number, got {value!r}"]) from None
+        shown = repr(value[:20]) if value else "nothing"
+        raise services.TradeError([f"{field}: expected a whole number, got {shown}"]) from None
 
 
 def terms_from(data: QueryDict | dict[str, Any], side: str) -> services.Terms:
@@ -73,9 +89,7 @@ def market(request: HttpRequest, campaign_id: int) -> HttpResponse:
         [(h.round_number, h.edge, h.rate, h.volume) for h in history],
         (campaign.current_round, {e.edge: e.rate for e in now["edges"]}),
     )
-    my_power = None
-    if request.user.is_authenticated:
-        my_power = Power.objects.filter(campaign=campaign, memberships__user=request.user).first()
+    mine = my_power(user=request.user, campaign_id=campaign.pk)
     return render(
         request,
         "trade/market.html",
@@ -85,7 +99,7 @@ def market(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "history": history,
             "chart": mark_safe(market_chart(points)),  # noqa: S308 - numbers and escaped labels
             "motions": selectors.decided_motions(campaign),
-            "my_power": my_power,
+            "my_power": mine,
         },
     )
 
@@ -150,21 +164,16 @@ def trade_write(section: str) -> Callable[[Callable[..., None]], Callable[..., H
     page, fragment, url_name, context = SECTIONS[section]
 
     def decorate(view: Callable[..., None]) -> Callable[..., HttpResponse]:
-        @login_required
         @require_POST
+        @player_view
         @wraps(view)
-        def wrapper(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
-            power = _power(request, campaign_id, power_key)
+        def wrapper(request: HttpRequest, power: Power) -> HttpResponse:
             errors: list[str] = []
             status = 200
             try:
                 view(request, power)
-            except RoundNotOpen as exc:
-                errors, status = [str(exc)], 409
-            except services.NotAMember as exc:
-                return HttpResponseForbidden(str(exc))
-            except services.TradeError as exc:
-                errors, status = exc.errors, 400
+            except (RoundNotOpen, services.TradeError) as exc:  # shown in the section
+                errors, status = plain_all(exc.errors, LABELS), exc.status
             except (Agreement.DoesNotExist, Motion.DoesNotExist):
                 raise Http404("No such agreement or motion.") from None
             if request.htmx:
@@ -179,12 +188,11 @@ def trade_write(section: str) -> Callable[[Callable[..., None]], Callable[..., H
     return decorate
 
 
-@login_required
 @require_GET
-def agreements(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+@player_view
+def agreements(request: HttpRequest, power: Power) -> HttpResponse:
     """A power's agreements (propose, counter, accept, decline, name its hubs) and the goods
     in transit it sends or receives (R-5.5)."""
-    power = _power(request, campaign_id, power_key)
     return render(request, "trade/agreements.html", _agreements_context(power))
 
 
@@ -194,7 +202,7 @@ def agreement_propose(request: HttpRequest, power: Power) -> None:
         power=power,
         partner_key=request.POST.get("partner", ""),
         terms=terms_from(request.POST, "a"),
-        actor=_actor(request),
+        actor=actor(request),
     )
 
 
@@ -203,7 +211,7 @@ def agreement_act(request: HttpRequest, power: Power) -> None:
     """One answer to one agreement: accept, decline, counter (new terms) or name hubs."""
     agreement = selectors.access_agreement(power=power, key=request.POST.get("agreement", ""))
     action = request.POST.get("action", "")
-    actor = _actor(request)
+    who = actor(request)
     if action in ("accept", "decline"):
         services.answer_agreement(
             power=power, key=agreement.key, accept=action == "accept", actor=actor
@@ -219,7 +227,7 @@ def agreement_act(request: HttpRequest, power: Power) -> None:
             key=agreement.key,
             send_hub=request.POST.get("send_hub") or None,
             receive_hub=request.POST.get("receive_hub") or None,
-            actor=actor,
+            actor=who,
         )
     else:
         raise services.TradeError(
@@ -230,11 +238,10 @@ def agreement_act(request: HttpRequest, power: Power) -> None:
 # --- the UN Monetary Committee (members) ----------------------------------------------------
 
 
-@login_required
 @require_GET
-def un_committee(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
+@player_view
+def un_committee(request: HttpRequest, power: Power) -> HttpResponse:
     """Draft motions, see the live suggested rates, vote (R-6.3, R-6.4)."""
-    power = _power(request, campaign_id, power_key)
     return render(request, "trade/un.html", _committee_context(power))
 
 
@@ -253,7 +260,7 @@ def motion_fields(data: QueryDict | dict[str, Any]) -> dict[str, Any]:
 
 @trade_write("un")
 def motion_draft(request: HttpRequest, power: Power) -> None:
-    services.draft_motion(power=power, fields=motion_fields(request.POST), actor=_actor(request))
+    services.draft_motion(power=power, fields=motion_fields(request.POST), actor=actor(request))
 
 
 @trade_write("un")
@@ -261,9 +268,9 @@ def motion_act(request: HttpRequest, power: Power) -> None:
     """Put a draft before the committee, or withdraw it."""
     key = request.POST.get("motion", "")
     if request.POST.get("action") == "withdraw":
-        services.withdraw_draft(power=power, key=key, actor=_actor(request))
+        services.withdraw_draft(power=power, key=key, actor=actor(request))
     else:
-        services.submit_motion(power=power, key=key, actor=_actor(request))
+        services.submit_motion(power=power, key=key, actor=actor(request))
 
 
 @trade_write("un")
@@ -272,5 +279,5 @@ def un_vote(request: HttpRequest, power: Power) -> None:
         power=power,
         key=request.POST.get("motion", ""),
         choice=request.POST.get("choice", ""),
-        actor=_actor(request),
+        actor=actor(request),
     )

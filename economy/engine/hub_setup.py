@@ -36,7 +36,9 @@ def _member_problem(world: World, power: str, hx: str, *, centre: bool) -> str |
     centre needs a civilian static of the power, a node any static of it (as R-4.6 judges them)."""
     other = world.member_of.get(hx)
     if other is not None:
-        return f"{hx} already belongs to hub {other.id} (a node is in one hub only)"
+        # another power's hub is not named: its members are its secret (issue 11)
+        whose = f"hub {other.id}" if other.power == power else "another power's hub"
+        return f"{hx} already belongs to {whose} (a node is in one hub only)"
     system = world.system_at.get(hx)
     if system is not None:
         if system.holder == power and world.effective_loyalty(system) > 0:
@@ -77,7 +79,8 @@ def _structure_problem(
             if end not in member_set:
                 other = world.member_of.get(end)
                 if other is not None:
-                    return f"links: {a}-{b} joins hub {hub.id} to hub {other.id} (R-5.1)"
+                    whose = f"hub {other.id}" if other.power == power else "another hub"
+                    return f"links: {a}-{b} joins hub {hub.id} to {whose} (R-5.1)"
                 return f"links: {end} is neither the centre nor a node"
         if a == b or link_key(a, b) in seen:
             return f"links: {a}-{b} is a loop or listed twice"

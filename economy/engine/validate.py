@@ -191,12 +191,12 @@ def _enum(*options: str) -> Check:
 
 
 def _owned(kind: str, table: str) -> Check:
+    # Another power's object and no object at all get the same answer: a refusal must not
+    # tell a player what others hold (issue 11).
     def check(cat: Catalog, power: str, v: Any) -> str | None:
         owners: dict[str, Any] = getattr(cat, table)
-        if not isinstance(v, str) or v not in owners:
-            return f"unknown {kind} {v!r}"
-        if owners[v] != power:
-            return f"{kind} {v} belongs to {owners[v] or 'nobody'}, not {power}"
+        if not isinstance(v, str) or owners.get(v, power + "?") != power:
+            return f"no such {kind} of yours: {v!r}"
         return None
 
     return check
@@ -208,11 +208,9 @@ def _system(cat: Catalog, _: str, v: Any) -> str | None:
 
 def _any_of(*checks: Check, kinds: str) -> Check:
     def check(cat: Catalog, power: str, v: Any) -> str | None:
-        errors = [c(cat, power, v) for c in checks]
-        if any(e is None for e in errors):
+        if any(c(cat, power, v) is None for c in checks):
             return None
-        known = [e for e in errors if e and not e.startswith("unknown")]
-        return known[0] if known else f"unknown {kinds} {v!r}"
+        return f"no such {kinds} of yours: {v!r}"
 
     return check
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from powers.demo import demo_password
+from campaigns.demo import demo_password
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.browser
@@ -73,7 +73,8 @@ def test_make_run_serves_demo_and_logins_work(demo_server: str, page: Page) -> N
     expect(page.locator("#campaigns")).to_contain_text("The Outer Reaches")  # the public index
     page.get_by_role("link", name="Log in").first.click()
     expect(page.get_by_role("heading", name="Log in")).to_be_visible()
-    assert page.evaluate("typeof htmx") == "object"  # served from static/, no CDN
+    # served from static/, no CDN; the script is deferred, so wait for it to run
+    page.wait_for_function("typeof htmx === 'object'", timeout=15_000)
 
     page.get_by_label("Username").fill("nac")
     page.get_by_label("Password").fill(demo_password("nac"))

@@ -47,7 +47,7 @@ def test_three_players_play_two_rounds(browser: Browser, live_server, worker) ->
         p0.get_by_label("Order type").select_option("gal_transfer")
         p0.get_by_label("To power").select_option("p1")
         p0.get_by_label("Gal").fill("-5")
-        expect(p0.locator("#order-errors")).to_contain_text("amount: expected a positive integer")
+        expect(p0.locator("#order-errors")).to_contain_text("Gal: expected a positive integer")
         p0.get_by_label("Gal").fill("5")
         expect(p0.locator("#order-errors")).to_be_empty()
         p0.get_by_role("button", name="Add order").click()

@@ -74,15 +74,35 @@ def test_distance_table(band: tuple[int, int], modifier: str) -> None:
         assert distance_modifier(parsecs) == h(modifier)
 
 
-def test_btn_adds_distance_then_caps() -> None:
-    # T-5: BTN = WTN1 + WTN2 + WTCM + distance modifier, then capped at 2 x min WTN + 1.
-    # Seed example: WTNs 6.5 and 4 -> "[2*4]+1=9".
-    assert btn(h("6.5"), h("4"), 0, 0) == h("9")
-    assert btn(h("6.5"), h("4"), 0, 1) == h("9")
-    assert btn(h("6.5"), h("4"), 0, 5, cap="none") == h("9.5")
-    assert btn(h("6.5"), h("4"), 0, 30) == h("7.5")  # 10.5 - 3, under the cap
+def test_t5a_seed_example_cap_before_distance() -> None:
+    """T-5a, the seed's worked example: WTN 6.5 and 4 give "[2*4]+1=9"; "the two worlds could
+    support a Minor or Feeder route ... only if the two worlds are either 0 or 1 hex apart" and
+    "a Minor route if the distance is from 2 to 5 hexes".
+
+    min(6.5 + 4, 9) = 9, then the distance modifier: 0-1 pc 9 (Feeder), 2 pc 9 - 0.5 = 8.5 and
+    3-5 pc 9 - 1 = 8 (Minor), 6 pc 9 - 1.5 = 7.5 (no route). Capping after the modifier would
+    give min(10.5 - 1, 9) = 9, Feeder, at 5 hexes (and out to 9), which the seed rules out.
+    """
+    seed = [(0, "9"), (1, "9"), (2, "8.5"), (3, "8"), (5, "8"), (6, "7.5"), (9, "7.5")]
+    for parsecs, expected in seed:
+        assert btn(h("6.5"), h("4"), 0, parsecs) == h(expected), parsecs
+    classes = {p: route_class(btn(h("6.5"), h("4"), 0, p)) for p in range(8)}
+    assert classes == {
+        0: "feeder",
+        1: "feeder",
+        2: "minor",
+        3: "minor",
+        4: "minor",
+        5: "minor",
+        6: None,
+        7: None,
+    }
+    # WTCM counts before the cap too: 6.5 + 4 + 1 = 11.5, capped at 9, then -3 at 30 pc.
+    assert btn(h("6.5"), h("4"), 2, 30) == h("6")
     # Variants (T-5): min WTN + 5, and no cap; never a floor.
+    assert btn(h("6.5"), h("4"), 0, 5, cap="none") == h("9.5")
     assert btn(h("6.5"), h("2"), 0, 0, cap="wtn+5") == h("7")
+    assert btn(h("6.5"), h("2"), 0, 3, cap="wtn+5") == h("6")
     assert btn(h("6.5"), h("2"), 0, 0, cap="none") == h("8.5")
     assert btn(h("-1"), h("-1"), -1, 1000, cap="none") == h("-8.5")
 

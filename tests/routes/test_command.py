@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from trade.management.commands.traderoutes import _Bar
+from trade.routes.cli import Bar as _Bar
 
 from .helpers import BIG, row, write_sector
 
@@ -131,3 +131,57 @@ def test_progress_bar_draws_on_long_runs() -> None:
     off(4, 4)
     off.close()
     assert quiet.getvalue() == ""
+
+
+def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *argv],
+        cwd=ROOT,
+        env={**os.environ, "DEBUG": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_module_entry_point_matches_the_command_without_django(tmp_path: Path) -> None:
+    """``python -m trade.routes`` takes the same options and writes the same JSON, SVG and
+    summary as ``manage.py traderoutes`` (contracts §2), and never imports Django."""
+    west, east = _two_sectors(tmp_path)
+    outs = {}
+    for name, prefix in (
+        ("module", ["-m", "trade.routes"]),
+        ("command", ["manage.py", "traderoutes"]),
+    ):
+        folder = tmp_path / name
+        folder.mkdir()
+        proc = _run(
+            [*prefix, str(west), str(east), "--no-progress", "--variant", "min_btn=7",
+             "--json", str(folder / "r.json"), "--svg", str(folder / "r.svg")]
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        summary = proc.stdout.rsplit(";", 1)[0]  # the seconds differ
+        outs[name] = (
+            summary,
+            proc.stderr,
+            (folder / "r.json").read_text(),
+            (folder / "r.svg").read_text(),
+        )
+    assert outs["module"] == outs["command"]
+    assert "pairs" in outs["module"][0] and f"{west}:7:" in outs["module"][1]
+    code = (
+        "import runpy, sys\n"
+        "sys.argv = ['trade.routes', '--help']\n"
+        "try:\n    runpy.run_module('trade.routes', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'celery')))\n"
+    )
+    proc = _run(["-c", code])
+    assert proc.stdout.strip().endswith("[]"), proc.stdout
+
+
+def test_module_entry_point_bad_input_exits_2(tmp_path: Path) -> None:
+    proc = _run(["-m", "trade.routes", "--no-progress", str(tmp_path / "missing.tab")])
+    assert proc.returncode == 2
+    assert "no such file" in proc.stderr and "Traceback" not in proc.stderr

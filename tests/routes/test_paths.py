@@ -172,9 +172,10 @@ def test_jump3_only_for_feeder_or_better(tmp_path: Path) -> None:
     assert set(legs_of(result)) == {("Min 0103", "Min 0202"), ("Min 0103", "Min 0105")}
 
 
-def test_no_jump2_path_no_minor_trade(tmp_path: Path) -> None:
-    # Two worlds 3 parsecs apart and nothing between: a Minor pair (8) has no path and does not
-    # trade; a Feeder pair crosses on a jump-3 leg (docs/trade-routes.md, T-6).
+def test_t6b_only_jump3_legs_feeder_or_better(tmp_path: Path) -> None:
+    """T-6b: two worlds 3 parsecs apart and nothing between (no jump-2 path at all): a Minor
+    pair (5 + 4 = 9, capped at 2 x 4 + 1 = 9, -1 at 3 pc = 8) does not trade; a Feeder pair
+    (5 + 5 = 10 - 1 = 9) crosses on one jump-3 leg."""
     assert d("0101", "0104") == 3
     minor = map_routes(
         [write_sector(tmp_path, "M", [row("0101", "A", BIG), row("0104", "B", FOUR)])]
@@ -245,3 +246,61 @@ def test_leg_sums_stay_exact_beyond_int64(tmp_path: Path, monkeypatch: pytest.Mo
     wide = map_routes([path], RouteSettings(min_btn=0))
     assert wide.legs == normal.legs and wide.pairs == normal.pairs
     assert sum(g.trade for g in wide.legs) > 0
+
+
+def test_t6a_fewest_parsecs_not_fewest_jumps(tmp_path: Path) -> None:
+    """T-6a: the seed's distance is the hex count, so the path is the one with the fewest
+    parsecs even when a longer one has fewer jumps.
+
+    A 0101 (WTN 5) and B 0106 (WTN 4, Ag Ni; A is neither Ex nor Na: WTCM 0) are 5 hexes
+    apart. Stones 0102 and 0104 give 0101-0102-0104-0106: 1 + 2 + 2 = 5 parsecs in 3 jumps.
+    An X-boat route 0101-0205 (5 pc) then 0205-0106 (1 pc) is 6 parsecs in 2 jumps.
+    BTN = min(5 + 4, 2 x 4 + 1 = 9) = 9, then 5 pc: -1 -> 8 (Minor); on the X-boat path 6 pc:
+    -1.5 -> 7.5 (no route), which the old fewest-jumps choice gave. 8 is below Feeder, so no
+    jump-3 leg is tried.
+    """
+    assert (d("0101", "0102"), d("0102", "0104"), d("0104", "0106"), d("0101", "0106")) == (
+        1, 2, 2, 5,
+    )  # fmt: skip
+    assert (d("0101", "0205"), d("0205", "0106"), d("0104", "0205")) == (5, 1, 2)
+    rows = [
+        row("0101", "A", BIG),
+        row("0102", "S1", STONE),
+        row("0104", "S2", STONE),
+        row("0205", "Relay", STONE),
+        row("0106", "B", FOUR),
+    ]
+    result = map_routes(
+        [write_sector(tmp_path, "Fp", rows, routes=['<Route Start="0101" End="0205"/>'])]
+    )
+    assert pair(result, "Fp 0101", "Fp 0106") == (8.0, 5, 3)
+    assert {("Fp 0101", "Fp 0102"), ("Fp 0102", "Fp 0104"), ("Fp 0104", "Fp 0106")} <= set(
+        legs_of(result)
+    )
+
+
+def test_t6c_jump3_path_fewest_jumps_then_parsecs(tmp_path: Path) -> None:
+    """T-6c: on the graph with jump-3 legs the path has the fewest jumps, then the fewest
+    parsecs, and only then avoids Amber zones.
+
+    A 0101 and B 0106 (both WTN 5: 5 + 5 = 10, cap 11) are 5 hexes apart. Jump-2 path:
+    0101-0102-0104-0106, 5 pc in 3 jumps through the Amber 0104 (no clean jump-2 path: 0203
+    is 3 from B), BTN 10 - 1 = 9, Feeder, so a jump-3 path with fewer jumps is taken (T-6).
+    Two 2-jump paths: 0101-0104-0106 (3 + 2 = 5 pc, Amber waypoint) and 0101-0203-0106
+    (3 + 3 = 6 pc, clean). T-6c takes the 5-parsec one: BTN 9, distance 5, 2 jumps; the old
+    order (waypoints before parsecs) took 6 pc: 10 - 1.5 = 8.5.
+    """
+    assert (d("0101", "0104"), d("0104", "0106"), d("0101", "0203"), d("0203", "0106")) == (
+        3, 2, 3, 3,
+    )  # fmt: skip
+    rows = [
+        row("0101", "A", BIG),
+        row("0102", "S1", STONE),
+        row("0104", "Amber", STONE, zone="A"),
+        row("0203", "Clean", STONE),
+        row("0106", "B", BIG),
+    ]
+    result = map_routes([write_sector(tmp_path, "Jc", rows)])
+    assert pair(result, "Jc 0101", "Jc 0106") == (9.0, 5, 2)
+    assert {("Jc 0101", "Jc 0104"), ("Jc 0104", "Jc 0106")} <= set(legs_of(result))
+    assert ("Jc 0106", "Jc 0203") not in legs_of(result)

@@ -1,23 +1,24 @@
-"""The vectorised mapper against a slow, plain reading of T-5/T-6/T-7 on random small maps.
+"""The vectorised mapper against a slow, plain reading of T-2 ... T-7 on random small maps.
 
-The reference below enumerates every pair (no pruning), finds paths with a tuple-keyed
-Dijkstra (jumps, Amber/poor-port waypoints, parsecs) and applies the jump-3 rule literally.
-Pair BTN, distance and jumps do not depend on how ties are broken, and neither does the total
-trade x jumps summed over all legs, so those are compared exactly.
+The reference below shares nothing with the product but the input rows: it computes every
+world's WTN and trade codes from the UWP with the seed's tables, every pair's WTCM and BTN
+(T-5a: cap, then distance), enumerates every pair (no pruning), finds paths with tuple-keyed
+Dijkstras that count waypoints literally (T-6a's P0 and P1, T-6c on the jump-3 graph) and
+applies the jump-3 rule (T-6, T-6b) as written. Pair BTN, distance and jumps do not depend on
+how ties are broken, and neither does the total trade x jumps summed over all legs, so those
+are compared exactly.
 """
 
 from __future__ import annotations
 
 import heapq
+from fractions import Fraction as F
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from economy.engine.hexgrid import Hex, distance
-from trade.routes import PlacedWorld, Placement, RouteSettings, World, map_worlds, world_trade
-from trade.routes.allegiance import AllegianceTable
-from trade.routes.btn import FEEDER, btn, same_polity, trade_credits, wtcm
-from trade.routes.uwp import Uwp, gurps_port
+from trade.routes import PlacedWorld, Placement, RouteSettings, World, map_worlds
 
 UWPS = [
     "A788899-C",
@@ -30,24 +31,88 @@ UWPS = [
     "D584553-6",
     "X420000-0",
     "C9C4977-A",
+    "D788899-C",
+    "A7A9A99-F",
 ]
+EHEX = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+
+# Seed 002 tables, typed again here from the seed (not imported from the product).
+GURPS_TL = [2, 4, 5, 5, 5, 6, 6, 7, 8, 9, 9, 9, 10, 10, 11, 12]  # Traveller TL 0..15; 16+ -> 13
+PORT_CLASS = {"A": 5, "B": 4, "C": 3, "D": 2, "E": 1, "X": 0}
+PORT_TABLE = {  # UWTN row (its lower bound) -> modifier for class V, IV, III, II, I, 0
+    F(7): ["0", "-1", "-1.5", "-2", "-2.5", "-5"],
+    F(6): ["0", "-0.5", "-1", "-1.5", "-2", "-4.5"],
+    F(5): ["0", "0", "-0.5", "-1", "-1.5", "-4"],
+    F(4): ["0.5", "0", "0", "-0.5", "-1", "-3.5"],
+    F(3): ["0.5", "0.5", "0", "0", "-0.5", "-3"],
+    F(2): ["1", "0.5", "0.5", "0", "0", "-2.5"],
+    F(1): ["1", "1", "0.5", "0.5", "0", "0"],
+    F(-99): ["1.5", "1", "1", "0.5", "0.5", "0"],
+}
+DISTANCE = [(1, "0"), (2, "-0.5"), (5, "-1"), (9, "-1.5"), (19, "-2"), (29, "-2.5"), (59, "-3")]
+DISTANCE += [(99, "-3.5"), (199, "-4"), (299, "-4.5"), (599, "-5"), (999, "-5.5")]
+
+
+def ref_wtn(uwp: str) -> F:
+    tl = EHEX.index(uwp[8])
+    gurps = 13 if tl >= 16 else GURPS_TL[tl]
+    tl_mod = F(-1, 2) if gurps <= 2 else 0 if gurps <= 5 else F(1, 2) if gurps <= 8 else 1
+    if gurps >= 12:
+        tl_mod = F(3, 2)
+    uwtn = tl_mod + F(EHEX.index(uwp[4]), 2)
+    row = max(low for low in PORT_TABLE if uwtn >= low)
+    column = 5 - PORT_CLASS.get(uwp[0], 0)
+    return uwtn + F(PORT_TABLE[row][column])
+
+
+def ref_codes(uwp: str) -> set[str]:
+    size, atm, hyd, pop = (EHEX.index(c) for c in uwp[1:5])
+    codes = set()
+    if 4 <= atm <= 9 and 4 <= hyd <= 8 and 5 <= pop <= 7:
+        codes.add("Ag")
+    if size == 0 or atm <= 1 or atm >= 10:
+        codes.add("Ex")
+    if atm in (0, 1, 2, 4, 7, 9) and pop >= 9:
+        codes.add("In")
+    if atm <= 3 and hyd <= 3 and pop >= 6:
+        codes.add("Na")
+    if pop <= 6:
+        codes.add("Ni")
+    return codes
+
+
+def ref_btn(a: dict, b: dict, parsecs: int, cap: str) -> F:  # type: ignore[type-arg]
+    m = F(0)
+    if ("Ag" in a["codes"] and b["codes"] & {"Ex", "Na"}) or (
+        "Ag" in b["codes"] and a["codes"] & {"Ex", "Na"}
+    ):
+        m += F(1, 2)
+    if ("In" in a["codes"] and "Ni" in b["codes"]) or ("In" in b["codes"] and "Ni" in a["codes"]):
+        m += F(1, 2)
+    if a["polity"] is None or a["polity"] != b["polity"]:
+        m -= F(1, 2)
+    total = a["wtn"] + b["wtn"] + m
+    low = min(a["wtn"], b["wtn"])
+    limit = {"2wtn+1": 2 * low + 1, "wtn+5": low + 5, "none": total}[cap]
+    dm = next((F(mod) for top, mod in DISTANCE if parsecs <= top), F(-6))
+    return min(total, limit) + dm  # T-5a: the cap first
 
 
 def _world(col: int, row: int, uwp: str, zone: str, alleg: str) -> PlacedWorld:
-    u = Uwp.parse(uwp)
+    digits = [EHEX.index(c) for c in uwp[1:7]]
     w = World(
         sector="R",
         hex=f"{col:02d}{row:02d}",
         name=f"w{col}.{row}",
         uwp=uwp,
-        starport=u.starport,
-        size=u.size,
-        atmosphere=u.atmosphere,
-        hydrographics=u.hydrographics,
-        population=u.population,
-        government=u.government,
-        law=u.law,
-        tech_level=u.tech_level,
+        starport=uwp[0],
+        size=digits[0],
+        atmosphere=digits[1],
+        hydrographics=digits[2],
+        population=digits[3],
+        government=digits[4],
+        law=digits[5],
+        tech_level=EHEX.index(uwp[8]),
         zone=zone,
         pbg="503",
         allegiance=alleg,
@@ -64,96 +129,129 @@ maps = st.lists(
         st.sampled_from(["ImDd", "ImDv", "ZhIN", "NaHu"]),
     ),
     min_size=2,
-    max_size=22,
+    max_size=24,
     unique_by=lambda t: (t[0], t[1]),
 )
 
 
-def _paths(nodes, xboat, max_jump, src):  # type: ignore[no-untyped-def]
-    """Tuple-keyed Dijkstra: best (jumps, waypoints, parsecs) from src to every node."""
+def _search(nodes, xboat, src, reach: int, jumps_first: bool, avoid: bool):  # type: ignore[no-untyped-def]
+    """Dijkstra with tuple keys from ``src``: (parsecs, jumps, bad waypoints) or, with
+    ``jumps_first``, (jumps, parsecs, bad waypoints), over jumps up to ``reach`` parsecs and the
+    X-boat links. A waypoint is a world a path goes through (neither end); with ``avoid`` a
+    path never goes through a bad one (T-6a P1)."""
     best = {src: (0, 0, 0)}
     heap = [((0, 0, 0), src)]
     while heap:
         key, u = heapq.heappop(heap)
         if best.get(u) != key:
             continue
+        through_bad = u != src and nodes[u]["bad"]
+        if avoid and through_bad:
+            continue
         for v in nodes:
             d = distance(Hex(*u), Hex(*v))
-            if v == u or not (d <= max_jump or frozenset((u, v)) in xboat):
+            if v == u or not (d <= reach or frozenset((u, v)) in xboat):
                 continue
-            cand = (key[0] + 1, key[1] + nodes[v]["bad"], key[2] + d)
+            jumps, parsecs, bad = (
+                (key[0], key[1], key[2]) if jumps_first else (key[1], key[0], key[2])
+            )
+            jumps, parsecs, bad = jumps + 1, parsecs + d, bad + int(through_bad)
+            cand = (jumps, parsecs, bad) if jumps_first else (parsecs, jumps, bad)
             if v not in best or cand < best[v]:
                 best[v] = cand
                 heapq.heappush(heap, (cand, v))
     return best
 
 
-def reference(placed: list[PlacedWorld], xboat: set[frozenset], min_h: int, cap: str):  # type: ignore[no-untyped-def]
-    table = AllegianceTable()
+def reference(placed: list[PlacedWorld], xboat: set[frozenset], min_btn: F, cap: str):  # type: ignore[no-untyped-def, type-arg]
     nodes = {}
     for p in placed:
         if p.world.zone == "R":
-            continue
-        t = world_trade(p.world, p.x, p.y)
+            continue  # T-6: never a waypoint nor an end
+        uwp = p.world.uwp
+        alleg = p.world.allegiance
         nodes[(p.x, p.y)] = {
-            "wtn": t.wtn_h,
-            "codes": frozenset(t.codes),
-            "pol": table.polity(p.world.allegiance),
-            "bad": int(p.world.zone == "A" or gurps_port(p.world.starport) <= 2),
-            "id": t.id,
+            "wtn": ref_wtn(uwp),
+            "codes": ref_codes(uwp),
+            "polity": None if alleg.startswith("Na") else alleg[:2],
+            "bad": p.world.zone == "A" or PORT_CLASS.get(uwp[0], 0) <= 2,
+            "id": p.world.id,
         }
+    feeder = F(9)
     pairs = {}
     keys = sorted(nodes)
-    p2 = {k: _paths(nodes, xboat, 2, k) for k in keys}
-    p3 = {k: _paths(nodes, xboat, 3, k) for k in keys}
     for i, a in enumerate(keys):
+        p0 = _search(nodes, xboat, a, 2, jumps_first=False, avoid=False)  # T-6a P0
+        p1 = _search(nodes, xboat, a, 2, jumps_first=False, avoid=True)  # T-6a P1
+        p3 = _search(nodes, xboat, a, 3, jumps_first=True, avoid=False)  # T-6c
         for b in keys[i + 1 :]:
             na, nb = nodes[a], nodes[b]
-            m = wtcm(na["codes"], nb["codes"], same_polity(na["pol"], nb["pol"]))
-            path2, path3 = p2[a].get(b), p3[a].get(b)
-            if path2 is not None:
-                value = btn(na["wtn"], nb["wtn"], m, path2[2], cap)
-                chosen = path2
-                if value >= FEEDER and path3 is not None and path3[0] < path2[0]:
-                    chosen = path3
-                    value = btn(na["wtn"], nb["wtn"], m, path3[2], cap)
-            elif path3 is not None:
-                value = btn(na["wtn"], nb["wtn"], m, path3[2], cap)
-                chosen = path3
-                if value < FEEDER:
-                    continue
-            else:
-                continue
-            if value >= min_h:
-                pairs[tuple(sorted((na["id"], nb["id"])))] = (value, chosen[2], chosen[0])
+            value = None
+            if b in p0:
+                parsecs, jumps = p0[b][0], p0[b][1]
+                if b in p1 and p1[b][1] <= jumps:  # P1 when it has no more jumps
+                    parsecs, jumps = p1[b][0], p1[b][1]
+                value = ref_btn(na, nb, parsecs, cap)
+                if value >= feeder and b in p3 and p3[b][0] < jumps:  # T-6: jump-3 saves a jump
+                    jumps, parsecs = p3[b][0], p3[b][1]
+                    value = ref_btn(na, nb, parsecs, cap)
+            elif b in p3:  # T-6b: only jump-3 legs join them
+                jumps, parsecs = p3[b][0], p3[b][1]
+                value = ref_btn(na, nb, parsecs, cap)
+                if value < feeder:
+                    value = None
+            if value is not None and value >= min_btn:
+                pairs[tuple(sorted((na["id"], nb["id"])))] = (value, parsecs, jumps)
     return pairs
 
 
-@settings(max_examples=60, deadline=None)
+def ref_trade(value: F) -> int:
+    """T-7: 10^floor(b), x5 for a half step; 0 below 0.5."""
+    if value < F(1, 2):
+        return 0
+    whole = int(value)
+    return 10**whole * (5 if value - whole else 1)
+
+
+# T-6a beyond a source's reach: 0203 and 0206 (WTN 3.5 each, WTCM 0: 7, cap 8) have P0 of 5 pc
+# in 3 jumps through the Amber 0306 (7 - 1 = 6, it would trade), but P1 is 6 pc in 3 jumps, so
+# the pair takes it: 7 - 1.5 = 5.5, no trade. A WTN-3.5 source's trade reaches only 5 pc, so the
+# mapper must search past its reach to see that P1 (batch._clean_choice).
+FAR_CLEAN_PATH = [
+    (4, 1, "C769777-3", "", "ImDd"),
+    (3, 1, "C769777-3", "A", "ImDd"),
+    (4, 4, "A000000-0", "", "ImDd"),
+    (1, 4, "A000000-0", "A", "ImDd"),
+    (2, 3, "C769777-3", "A", "ImDd"),
+    (3, 6, "C769777-3", "A", "ImDd"),
+    (4, 6, "A000000-0", "", "ImDd"),
+    (2, 6, "C769777-3", "", "ImDd"),
+]
+
+
+@settings(max_examples=80, deadline=None)
+@example(FAR_CLEAN_PATH, set(), ("2wtn+1", 6))
 @given(
     maps,
-    st.sets(st.tuples(st.integers(0, 21), st.integers(0, 21)), max_size=4),
-    st.sampled_from([("2wtn+1", 6), ("none", 6), ("wtn+5", 8), ("2wtn+1", 4)]),
+    st.sets(st.tuples(st.integers(0, 23), st.integers(0, 23)), max_size=4),
+    st.sampled_from([("2wtn+1", 6), ("none", 6), ("wtn+5", 8), ("2wtn+1", 4), ("2wtn+1", 10)]),
 )
 def test_mapper_matches_plain_reading(spec, links, variant) -> None:  # type: ignore[no-untyped-def]
     placed = [_world(*t) for t in spec]
     coords = [(p.x, p.y) for p in placed]
-    xboat_pairs = set()
-    for i, j in links:
-        if i < len(placed) and j < len(placed) and i != j:
-            xboat_pairs.add(tuple(sorted((placed[i].world.id, placed[j].world.id))))
-    xboat_coords = {
-        frozenset((coords[i], coords[j]))
-        for i, j in links
-        if i < len(placed) and j < len(placed) and i != j
-    }
+    valid = [(i, j) for i, j in links if i < len(placed) and j < len(placed) and i != j]
+    xboat_pairs = {tuple(sorted((placed[i].world.id, placed[j].world.id))) for i, j in valid}
+    xboat_coords = {frozenset((coords[i], coords[j])) for i, j in valid}
     cap, min_btn = variant
     cfg = RouteSettings(chunk=3, btn_cap=cap, min_btn=min_btn)  # several batches on tiny maps
     result = map_worlds(Placement(tuple(placed), tuple(sorted(xboat_pairs))), cfg)
-    expected = reference(placed, xboat_coords, cfg.min_btn_h, cap)
+    expected = reference(placed, xboat_coords, F(min_btn), cap)
     assert result.counted_pairs == len(expected)
-    listed = {(p.a, p.b): (p.btn_h, p.distance, p.jumps) for p in result.pairs}
-    assert listed == {k: v for k, v in expected.items() if v[0] >= 16}
+    listed = {(p.a, p.b): (F(p.btn_h, 2), p.distance, p.jumps) for p in result.pairs}
+    assert listed == {k: v for k, v in expected.items() if v[0] >= 8}
+    # The WTNs the reference computed agree with the product's (T-3).
+    by_id = {w.id: F(w.wtn_h, 2) for w in result.worlds}
+    assert all(by_id[p.world.id] == ref_wtn(p.world.uwp) for p in placed)
     # T-6 "results never depend on processing order": batching sources differently changes
     # nothing, legs included.
     again = map_worlds(
@@ -167,5 +265,5 @@ def test_mapper_matches_plain_reading(spec, links, variant) -> None:  # type: ig
     )
     # Sum over legs of trade == sum over pairs of trade x jumps (T-7), independent of ties.
     assert sum(g.trade for g in result.legs) == sum(
-        trade_credits(v[0]) * v[2] for v in expected.values()
+        ref_trade(v[0]) * v[2] for v in expected.values()
     )

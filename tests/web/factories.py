@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractUser
 
-from powers import services
+from campaigns import services
 from powers.models import Campaign, MapHex, Membership, Power, StarSystem
 from trade.models import HubLink, HubNode, TradeHub
 

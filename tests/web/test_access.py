@@ -29,6 +29,7 @@ MARKER = "zq7marker"
 # the campaign: the view shows the player's own power), "owner" (the power in the URL only).
 POLICY = {
     "home": "public",
+    "favicon": "public",
     "login": "public",
     "logout": "public",
     "password_change": "auth",
@@ -76,7 +77,7 @@ POLICY = {
 POLICY.update(ROUTE_POLICY)
 POLICY.update(TRADE_POLICY)
 try:  # maps (issue 7) keep their own table next to their views
-    from powers.map_urls import POLICY as MAP_POLICY  # type: ignore[attr-defined]
+    from campaigns.map_urls import POLICY as MAP_POLICY  # type: ignore[attr-defined]
 
     POLICY.update(MAP_POLICY)
 except ImportError:
@@ -112,9 +113,7 @@ def world():  # type: ignore[no-untyped-def]
     TradeHub.objects.filter(power=a).update(key=f"hub-{MARKER}")
     FleetGroup.objects.create(campaign=world.campaign, key="ga", power=a, col=1, row=1)
     services.add_order(
-        power=a,
-        payload={"type": "gal_transfer", "to": "p1", "amount": 1, "note": MARKER},
-        actor="a",
+        power=a, payload={"type": "hub_setup", "id": "a1", "name": MARKER}, actor="a"
     )
     services.add_order(power=a, payload={"type": "hub_setup", "id": MARKER}, actor="a")
     for power in world.powers:
@@ -123,7 +122,7 @@ def world():  # type: ignore[no-untyped-def]
         round_id=Round.objects.get(campaign=world.campaign, status="open").pk
     )
     services.add_order(
-        power=a, payload={"type": "research_project", "gal": 2, "x": MARKER}, actor="a"
+        power=a, payload={"type": "hub_setup", "id": f"b-{MARKER}", "centre": "0101"}, actor="a"
     )
     return world
 

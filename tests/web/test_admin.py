@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from campaigns.demo import build_demo
 from economy.models import Round
-from powers.demo import build_demo
 from powers.models import Campaign, Power, StarSystem
 from trade.models import HubNode, MarketEdge, TradeHub
 

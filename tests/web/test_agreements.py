@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from economy import services as economy_services
 from economy.models import AuditEvent, Round
-from economy.services import RoundNotOpen
+from economy.rounds import RoundNotOpen
 from tests.web.factories import World, make_campaign
 from trade import services
 from trade.models import Agreement, AgreementEvent, Shipment, TradeHub
@@ -89,7 +89,7 @@ def test_refusals_name_the_field_and_write_nothing(world: World) -> None:
             actor="a",
         )
     fields = [e.split(":")[0] for e in exc.value.errors]
-    assert fields == ["partner", "deposit", "delivery", "a_amount"]
+    assert fields == ["partner", "deposit", "delivery", "send_amount"]
     assert not Agreement.objects.exists()
     ag = services.propose_agreement(power=p0, partner_key="p1", terms=terms(), actor="a")
     with pytest.raises(services.TradeError, match="send_hub: 'hub1' is not one of your hubs"):
@@ -246,7 +246,7 @@ def test_page_propose_and_accept_with_htmx(world: World) -> None:
         "receive_amount": "0",
     }
     response = a.post(url, {**form, "delivery": "1"}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and "delivery: must be a later round" in response.text
+    assert response.status_code == 200 and "Delivery round: must be a later round" in response.text
     assert a.post(url, form).status_code == 302
     key = Agreement.objects.get().key
     act = reverse("agreement-act", args=[world.campaign.pk, "p1"])

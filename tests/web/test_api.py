@@ -35,6 +35,7 @@ def test_order_crud_submit_and_withdraw(api) -> None:  # type: ignore[no-untyped
     r = post(api, "orders/", {"type": "gal_transfer", "to": "p1", "amount": 3})
     assert r.status_code == 201 and r.json() == {
         "position": 0,
+        "number": 1,
         "payload": {"type": "gal_transfer", "to": "p1", "amount": 3},
         "error": "",
     }
@@ -97,17 +98,22 @@ def test_p3_any_amount_is_a_clean_answer(api, amount) -> None:  # type: ignore[n
     r = api.post(api.base + "orders/", body, content_type="application/json")
     assert r.status_code in (201, 400)
     if r.status_code == 400:
-        # the field is named; or, for Infinity/NaN, the body is not JSON at all
-        assert "amount" in r.json() or "JSON parse error" in r.json().get("detail", "")
+        # the field is named; or, for Infinity/NaN, the input gate refuses the body
+        assert "amount" in r.json() or r.json().get("detail", "").startswith("Refused: ")
         assert Order.objects.count() == before
     else:
         assert isinstance(amount, int) and not isinstance(amount, bool) and amount > 0
 
 
 def test_extra_fields_cannot_reach_other_powers_or_rounds(api) -> None:  # type: ignore[no-untyped-def]
-    post(api, "orders/", {"type": "research_project", "gal": 2, "power": "p1", "round": 9})
-    order = Order.objects.get()
-    assert order.sheet.power.key == "p0" and order.sheet.round.number == 1
+    """Fields an order type does not have are refused, not stored (issue 11; S4)."""
+    r = post(api, "orders/", {"type": "research_project", "gal": 2, "power": "p1", "round": 9})
+    assert r.status_code == 400
+    assert r.json() == {
+        "power": ["not a field of a research_project order"],
+        "round": ["not a field of a research_project order"],
+    }
+    assert not Order.objects.exists()
 
 
 def test_writes_after_the_claim_are_409(api) -> None:  # type: ignore[no-untyped-def]

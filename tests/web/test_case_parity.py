@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from campaigns.cases import campaign_from_case, submit_all
 from economy import services
-from economy.cases import campaign_from_case, submit_all
 from economy.engine.case import dump_result, load_case, run_case
 from economy.engine.codec import dump_state, parse_state
 from economy.models import LedgerLine, Round, RoundRecord

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection, connections
 
-from economy import services
+from economy import rounds, services
 from economy.models import AuditEvent, OrderSheet, Round, RoundRecord
 from tests.helpers import wait_for
 from tests.web.factories import make_campaign
@@ -73,7 +73,7 @@ def submit_or_409(power) -> object:  # type: ignore[no-untyped-def]
     """A submission racing the forced resolution may find the round claimed: that is a 409."""
     try:
         return services.submit_sheet(power=power, actor="t")
-    except services.RoundNotOpen:
+    except rounds.RoundNotOpen:
         return None
 
 
@@ -116,7 +116,7 @@ def test_r5_order_writes_racing_the_claim_are_never_lost() -> None:
                     acked.append("add")
                     services.submit_sheet(power=p0, actor="t")
                     acked.append("submit")
-                except services.RoundNotOpen:
+                except rounds.RoundNotOpen:
                     return
 
         def resolver(rnd=rnd, barrier=barrier) -> None:  # type: ignore[no-untyped-def]

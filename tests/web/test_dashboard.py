@@ -121,10 +121,10 @@ def test_dashboard_query_count_does_not_grow_with_systems(client: Client) -> Non
 
 
 def test_bank_history_is_rebuilt_from_the_ledger(client: Client) -> None:
+    from campaigns.selectors import bank_history
     from economy import services
     from economy.models import Round
     from powers.models import Power
-    from powers.selectors import bank_history
 
     world = make_campaign()
     services.add_order(

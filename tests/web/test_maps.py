@@ -12,8 +12,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from campaigns import map_selectors
 from economy.engine.hexgrid import Hex, centre_px
-from powers import map_selectors
 from powers.maps import HEX_SIZE, MapData, PowerView, SystemView, bounds, render_svg
 from powers.models import (
     BubbleOutpost,

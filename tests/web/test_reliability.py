@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from economy import services
+from economy import rounds, services
 from economy.models import AuditEvent, OrderSheet, Round
 from economy.tasks import resolve_round_task
 from tests.web.factories import make_campaign
@@ -114,7 +114,7 @@ def test_r6_orders_are_accepted_after_the_deadline_until_the_claim() -> None:
     )
     assert order.position == 0
     assert services.claim_round(round_id=rnd.pk)  # the deadline made it due
-    with pytest.raises(services.RoundNotOpen):
+    with pytest.raises(rounds.RoundNotOpen):
         services.add_order(
             power=world.powers[0], payload={"type": "research_project", "gal": 2}, actor="t"
         )

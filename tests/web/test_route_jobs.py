@@ -1,5 +1,7 @@
 """Trade-route maps on the web (issue 5): uploads and campaign maps become jobs cached by their
-input's hash; the task body maps them with progress; the SVG and JSON are served."""
+input's hash; the task body maps them with progress; the map is shown on the page and the SVG
+and JSON are served. Uploads are private (issue 11 item 9), variants are checked, anonymous
+visitors only read cached maps and new jobs are rate-limited (issue 11 item 8)."""
 
 from __future__ import annotations
 
@@ -63,6 +65,13 @@ def test_upload_creates_a_cached_job_that_the_task_maps(player: Client) -> None:
 
     page = player.get(reverse("route-job", args=[job.input_hash])).content.decode()
     assert "worlds" in page and reverse("route-svg", args=[job.input_hash]) in page
+    # Issue 10 item 5: the map is drawn inline (an <object> of map.svg was refused by
+    # X-Frame-Options: DENY), with its legend and an SVG download.
+    assert (
+        "<object" not in page and '<svg xmlns="http://www.w3.org/2000/svg" class="routemap"' in page
+    )
+    assert 'class="routemap-legend"' in page and "?download=1" in page
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)" in page
     svg = player.get(reverse("route-svg", args=[job.input_hash]))
     assert svg["Content-Type"] == "image/svg+xml"
     assert "default-src 'none'" in svg["Content-Security-Policy"]
@@ -83,10 +92,10 @@ def test_progress_is_shown_until_the_map_is_ready(player: Client) -> None:
 def test_bad_variant_and_missing_files_are_form_errors(player: Client) -> None:
     response = upload(player, variants="btn_cap=bogus")
     assert response.status_code == 400
-    assert "variants:" in response.content.decode()
+    assert "Bad variant: btn_cap must be one of" in response.content.decode()
     response = player.post(reverse("route-upload"), {})
     assert response.status_code == 400
-    assert "sectors: choose at least one sector file." in response.content.decode()
+    assert "Choose at least one sector file." in response.content.decode()
     assert not RouteJob.objects.exists()
 
 
@@ -106,6 +115,7 @@ def test_campaign_routes_from_its_systems(client: Client) -> None:
         law=9,
         tech_level=12,
     )
+    client.force_login(make_user("viewer"))
     client.get(reverse("campaign-routes", args=[world.campaign.pk]))
     job = RouteJob.objects.get()
     routemaps.run_job(job_id=job.pk)
@@ -116,3 +126,94 @@ def test_campaign_routes_from_its_systems(client: Client) -> None:
     StarSystem.objects.filter(campaign=world.campaign, key="s0-0").update(population=9)
     client.get(reverse("campaign-routes", args=[world.campaign.pk]))
     assert RouteJob.objects.count() == 2  # changed statistics: a new map
+
+
+def _other() -> Client:
+    c = Client()
+    c.force_login(make_user("someone-else"))
+    return c
+
+
+def test_uploads_are_private_to_their_owner(player: Client) -> None:
+    """Issue 11 item 9: docs/decisions.md says uploads are private; the recent list and every
+    URL of an upload answer its owner only (404 for anyone else, anonymous included)."""
+    upload(player)
+    job = RouteJob.objects.get()
+    routemaps.run_job(job_id=job.pk)
+    other, anonymous = _other(), Client()
+    for name in ("route-job", "route-status", "route-svg", "route-json"):
+        url = reverse(name, args=[job.input_hash])
+        assert player.get(url).status_code == 200, name
+        assert other.get(url).status_code == 404, name
+        assert anonymous.get(url).status_code == 404, name
+    assert job.label in player.get(reverse("route-upload")).content.decode()
+    assert job.label not in other.get(reverse("route-upload")).content.decode()
+    # The same file uploaded by someone else is their own job, not a look at the first one.
+    upload(other)
+    assert RouteJob.objects.count() == 2
+
+
+def test_campaign_variants_are_checked_and_canonical(client: Client) -> None:
+    """Issue 11 item 8: a bad variant is a 400 with a plain message (it was a 500); equal
+    settings written differently find the same cached map; speed-only settings are refused."""
+    world = make_campaign(n_powers=1, systems_per_power=2)
+    client.force_login(make_user("viewer"))
+    url = reverse("campaign-routes", args=[world.campaign.pk])
+    bad = client.get(url, {"variants": "bogus"})
+    assert bad.status_code == 400
+    text = bad.content.decode()
+    assert "Bad variant: unknown variant" in text and "Error" not in text.split("<main>")[-1]
+    assert client.get(url, {"variants": "chunk=7"}).status_code == 400
+    assert not RouteJob.objects.exists()
+    client.get(url)
+    client.get(url, {"variants": "min_btn=6 btn_cap=2wtn+1"})  # the defaults, spelt out
+    assert RouteJob.objects.count() == 1
+    client.get(url, {"variants": "min_btn=7"})
+    assert RouteJob.objects.count() == 2
+
+
+def test_anonymous_visitors_only_read_cached_maps(client: Client) -> None:
+    world = make_campaign(n_powers=1, systems_per_power=2)
+    url = reverse("campaign-routes", args=[world.campaign.pk])
+    response = client.get(url, {"variants": "min_btn=7"})
+    assert response.status_code == 200 and "Log in to draw one" in response.content.decode()
+    assert not RouteJob.objects.exists()  # no job, no task
+    viewer = _other()
+    viewer.get(url, {"variants": "min_btn=7"})
+    job = RouteJob.objects.get()
+    routemaps.run_job(job_id=job.pk)
+    page = client.get(url, {"variants": "min_btn=7"}).content.decode()
+    assert "worlds" in page and reverse("route-svg", args=[job.input_hash]) in page
+    assert RouteJob.objects.count() == 1
+
+
+def test_new_jobs_are_rate_limited_per_user(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(routemaps, "JOBS_PER_HOUR", 2)
+    world = make_campaign(n_powers=1, systems_per_power=2)
+    url = reverse("campaign-routes", args=[world.campaign.pk])
+    client.force_login(make_user("eager"))
+    for value in ("6.5", "7"):
+        assert client.get(url, {"variants": f"min_btn={value}"}).status_code == 200
+    limited = client.get(url, {"variants": "min_btn=7.5"})
+    assert limited.status_code == 429 and "try again later" in limited.content.decode()
+    assert client.get(url, {"variants": "min_btn=7"}).status_code == 200  # cached: free
+    assert RouteJob.objects.count() == 2
+    assert _other().get(url, {"variants": "min_btn=7.5"}).status_code == 200  # per user
+    assert RouteJob.objects.count() == 3
+
+
+def test_a_failed_map_says_why_without_exception_names(player: Client) -> None:
+    """Issue 10 item 6: the page shows a plain sentence, never "SectorFormatError: ..."."""
+    player.post(
+        reverse("route-upload"),
+        {"sectors": SimpleUploadedFile("notes.tab", b"hello\nworld\n")},
+    )
+    job = RouteJob.objects.get()
+    routemaps.run_job(job_id=job.pk)
+    job.refresh_from_db()
+    assert job.status == "failed"
+    fragment = player.get(reverse("route-status", args=[job.input_hash])).content.decode()
+    assert "The sector files could not be read: notes.tab" in fragment
+    assert "Error" not in fragment

@@ -13,18 +13,18 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from economy.snapshot import export_state
-from powers import map_selectors
-from powers.admin_import import import_sector_action
-from powers.maps import render_svg
-from powers.models import Campaign, HexType, MapHex, Power, StarSystem
-from powers.sector_import import (
+from campaigns import map_selectors
+from campaigns.admin import import_sector_action
+from campaigns.sector_import import (
     Rates,
     SectorImportError,
     derive_rates,
     import_into,
     import_sectors,
 )
+from economy.snapshot import export_state
+from powers.maps import render_svg
+from powers.models import Campaign, HexType, MapHex, Power, StarSystem
 from trade.routes import parse_sector
 
 pytestmark = pytest.mark.django_db

@@ -3,7 +3,7 @@ from django.core.management import call_command
 from django.http import HttpRequest
 from django.test import Client
 
-from powers.demo import DEMO_NAME, demo_password
+from campaigns.demo import DEMO_NAME, demo_password
 from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
 from trade.models import HubLink, HubNode, TradeHub
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from campaigns.cases import campaign_from_case
 from economy import selectors, services
-from economy.cases import campaign_from_case
 from economy.models import Round, RoundRecord
 from economy.snapshot import export_state
 from powers.models import Membership, Power

@@ -192,7 +192,7 @@ def test_committee_page_drafts_submits_and_votes_with_htmx(world: World) -> None
         {"kind": "rate", "edge": "ore>bio", "value": "1.23456"},
         HTTP_HX_REQUEST="true",
     )
-    assert "rate: expected a decimal" in response.text
+    assert "Rate: expected a decimal" in response.text
     response = owner.post(
         reverse("motion-draft", args=base),
         {"kind": "rate", "edge": "ore>bio", "value": "1.25"},

@@ -61,7 +61,9 @@ def test_payload_names_render_inert_everywhere(client: Client) -> None:
     ):
         StarSystem.objects.filter(pk=system.pk).update(name=payload)
     services.add_order(
-        power=world.powers[0], payload={"type": "hub_setup", "id": PAYLOADS[1]}, actor="t"
+        power=world.powers[0],
+        payload={"type": "hub_setup", "id": "x", "name": PAYLOADS[1][:60]},
+        actor="t",
     )
     for power in world.powers:
         services.submit_sheet(power=power, actor="t")

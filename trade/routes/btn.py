@@ -77,10 +77,12 @@ def btn_cap(wtn_a: int, wtn_b: int, mode: str) -> int | None:
 
 
 def btn(wtn_a: int, wtn_b: int, modifier: int, parsecs: int, cap: str = "2wtn+1") -> int:
-    """T-5: BTN = WTN1 + WTN2 + WTCM + distance modifier, then capped; no floor (half-units)."""
-    value = wtn_a + wtn_b + modifier + distance_modifier(parsecs)
+    """T-5a: BTN = min(WTN1 + WTN2 + WTCM, cap) + distance modifier: the cap applies before the
+    (non-positive) modifier, as the seed's worked example needs; no floor (half-units)."""
+    value = wtn_a + wtn_b + modifier
     limit = btn_cap(wtn_a, wtn_b, cap)
-    return value if limit is None else min(value, limit)
+    capped = value if limit is None else min(value, limit)
+    return capped + distance_modifier(parsecs)
 
 
 def trade_credits(btn_h: int) -> int:

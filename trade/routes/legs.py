@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .btn import btn_for_trade, route_class
-from .paths import JUMP, JumpGraph, best_parents
+from .paths import JumpGraph, best_parents
 
 
 def add_tree_flows(
@@ -36,7 +36,7 @@ def add_tree_flows(
     start = np.flatnonzero(acc)
     if not len(start):
         return
-    d0 = (dist.reshape(-1)[start] // JUMP).astype(np.int64)
+    _, d0, _ = graph.metric.decode(dist.reshape(-1)[start])  # jumps: a parent has one fewer
     order = np.argsort(d0, kind="stable")
     start, d0 = start[order], d0[order]
     top = int(d0[-1])
@@ -81,9 +81,9 @@ def collect_legs(
     for graph, digits in flows:
         for power, flow in enumerate(digits):
             used = np.flatnonzero(flow)
-            u = graph.incoming.indices[used].astype(np.int64)
-            v = graph.incoming_rows[used]
-            keys.append(np.minimum(u, v) * graph.n + np.maximum(u, v))
+            u = graph.node_of[graph.incoming.indices[used]]  # a leaving copy is its world
+            v = graph.node_of[graph.incoming_rows[used]]
+            keys.append(np.minimum(u, v) * graph.worlds + np.maximum(u, v))
             amounts.append(flow[used].astype(object) * base**power if power else flow[used])
     key = np.concatenate(keys)
     amount = np.concatenate(amounts)
@@ -94,7 +94,7 @@ def collect_legs(
     uniq, start = np.unique(key, return_index=True)
     ends = [*start[1:].tolist(), len(key)]
     legs = []
-    n = flows[0][0].n
+    n = flows[0][0].worlds
     for k, a, b in zip(uniq.tolist(), start.tolist(), ends, strict=True):
         total = sum(amount[a:b].tolist()) * unit
         lo, hi = divmod(k, n)

@@ -15,9 +15,9 @@ import numpy as np
 from . import btn as btn_rules
 from .allegiance import AllegianceTable
 from .batch import BatchContext, run_batch
-from .btn import DISTANCE_BANDS, distance_modifier, trade_credits
+from .btn import DISTANCE_BANDS, FEEDER, distance_modifier, trade_credits
 from .legs import collect_legs
-from .paths import JUMP, build_graph, max_jumps
+from .paths import CLEAN, FEWEST_JUMPS, FEWEST_PARSECS, IntArray, build_graph
 from .sectors import (
     SECTOR_COLS,
     SECTOR_ROWS,
@@ -109,6 +109,7 @@ class RouteMap:
     anomalies: tuple[SkippedLine, ...] = ()
     malformed: tuple[SkippedLine, ...] = ()
     sectors: tuple[tuple[str, int, int], ...] = field(default_factory=tuple)
+    subsectors: tuple[tuple[int, int, str, str], ...] = ()  # sector X, Y, letter A-P, name
 
     def legs_by_class(self) -> dict[str, int]:
         """Route legs per class (minor ... super) for summaries."""
@@ -206,7 +207,13 @@ def map_routes(
     table = allegiances if allegiances is not None else _find_allegiances(files)
     result = map_worlds(placement, settings, allegiances=table, progress=progress)
     sectors = tuple((f.name, *(f.position or (0, 0))) for f in files)
-    return replace(result, sectors=sectors)
+    subsectors = tuple(
+        (*(f.position or (0, 0)), letter, name)
+        for f in files
+        for letter, name in sorted(f.subsectors.items())
+        if len(letter) == 1 and "A" <= letter <= "P" and name
+    )
+    return replace(result, sectors=sectors, subsectors=subsectors)
 
 
 # --- mapping ----------------------------------------------------------------------------------
@@ -253,12 +260,6 @@ def _max_parsecs(need_h: int) -> int | None:
     return best
 
 
-def _weight_cap(need_h: int) -> float:
-    """Jump-2 path weights below this may have a distance modifier >= need_h."""
-    jumps = max_jumps(_max_parsecs(need_h), 2)
-    return np.inf if jumps is None else float((jumps + 1) * JUMP)
-
-
 def _gwp_max_btn(g: int) -> int:
     """T-8 variant: the highest BTN (half-units) whose trade is <= 10 x this GWP."""
     h = 0
@@ -281,120 +282,8 @@ def map_worlds(
     table = allegiances or AllegianceTable()
     placed = sorted(placement.worlds, key=lambda p: p.world.id)
     trades = tuple(world_trade(p.world, p.x, p.y, cfg.classifications) for p in placed)
-    routing = [i for i, p in enumerate(placed) if p.world.zone != "R"]  # T-6: no Red zones
+    ctx, ids, order, reach = _context(placement, placed, trades, cfg, table)
 
-    min_h = cfg.min_btn_h
-    big = 10**6
-    cap_of = {"2wtn+1": lambda v: 2 * v + 2, "wtn+5": lambda v: v + 10}.get(cfg.btn_cap)
-
-    def limit_of(i: int) -> int:
-        """No pair with this world can exceed this BTN: the cap and the GWP limit (T-5, T-8)."""
-        value = cap_of(trades[i].wtn_h) if cap_of else big
-        return min(value, _gwp_max_btn(trades[i].gwp)) if cfg.gwp_cap else value
-
-    limits = {i: limit_of(i) for i in routing}
-    polity = {i: table.polity(placed[i].world.allegiance) for i in routing}
-
-    def potential(i: int) -> int:
-        """2 x WTN + the best WTCM this world can get (T-5): +0.5 needs Ag, Ex or Na; +0.5 needs
-        In or Ni; a non-aligned world always takes the -0.5."""
-        c = set(trades[i].codes)
-        best = bool(c & {"Ag", "Ex", "Na"}) + bool(c & {"In", "Ni"}) - (polity[i] is None)
-        return 2 * trades[i].wtn_h + best
-
-    pot = {i: potential(i) for i in routing}
-    # Node order: worlds that can trade first, by potential from the highest, then by id. Each
-    # pair is mapped from its earlier node, so for a source s and any partner t, WTN_s + WTN_t +
-    # WTCM <= potential(s) (WTCM is at most either world's best): that bounds how far its trade
-    # can reach (T-5 prune), keeps the many low-WTN worlds to short searches, and its partners
-    # are exactly the trading nodes after it.
-    id_rank = {i: r for r, i in enumerate(routing)}  # T-6 ties: by sorted world ids
-    nodes = sorted(routing, key=lambda i: (limits[i] < max(min_h, 1), -pot[i], id_rank[i]))
-    ids = [trades[i].id for i in nodes]
-    index = {wid: k for k, wid in enumerate(ids)}
-    n = len(nodes)
-
-    def arr(values: Iterable[int]) -> np.ndarray:
-        return np.fromiter(values, dtype=np.int64, count=n)
-
-    x = arr(placed[i].x for i in nodes)
-    y = arr(placed[i].y for i in nodes)
-    w = arr(trades[i].wtn_h for i in nodes)
-    limit_w = arr(limits[i] for i in nodes)
-    eligible = limit_w >= max(min_h, 1)  # BTN < 0.5 trades nothing (T-7)
-    n_elig = int(eligible.sum())
-    id_order = arr(id_rank[i] for i in nodes)
-    codes = [set(trades[i].codes) for i in nodes]
-    ag = np.array([("Ag" in c) for c in codes], dtype=bool)
-    exna = np.array([bool(c & {"Ex", "Na"}) for c in codes], dtype=bool)
-    ind = np.array([("In" in c) for c in codes], dtype=bool)
-    ni = np.array([("Ni" in c) for c in codes], dtype=bool)
-    polities: dict[str, int] = {}
-    pol = np.empty(n, dtype=np.int64)
-    for k, i in enumerate(nodes):
-        p = polity[i]
-        pol[k] = -(k + 1) if p is None else polities.setdefault(p, len(polities))
-    # T-6 waypoints to avoid: Amber zones and GURPS class II-or-worse starports.
-    bad = np.array(
-        [placed[i].world.zone == "A" or gurps_port(placed[i].world.starport) <= 2 for i in nodes],
-        dtype=bool,
-    )
-    xb = [(index[a], index[b]) for a, b in placement.xboat if a in index and b in index]
-    extra = (
-        np.array([e[0] for e in xb], dtype=np.int64),
-        np.array([e[1] for e in xb], dtype=np.int64),
-    )
-    g2 = build_graph(x, y, bad, 2, extra, id_order)
-    g3 = build_graph(x, y, bad, 3, extra, id_order)
-
-    top_h = max(0, int(w.max()) * 2 + 4) if n else 0
-    unit = 10 ** max(0, min_h // 2) if min_h >= 2 else 1
-    trade_lut = np.array([trade_credits(h) // unit for h in range(top_h + 1)], dtype=np.int64)
-    dm_lut = np.array([distance_modifier(p) for p in range(1001)], dtype=np.int64)
-    # T-7 sums are exact int64 in units of the smallest trade counted. If every pair at its
-    # largest trade could overflow them, trade is split into digits of base 10^9 summed apart.
-    pairs_max = n_elig * (n_elig - 1) // 2
-    base = 1 if int(trade_lut.max(initial=0)) * pairs_max < INT64_SAFE else 10**9
-
-    best_wtcm = arr(pot[i] for i in nodes) - 2 * w
-    reach: dict[int, int | None] = {}
-    for k in range(n_elig - 1):
-        bound = _max_parsecs(min_h - int(w[k]) * 2 - int(best_wtcm[k]))
-        if bound != -1:
-            reach[k] = bound
-    order = sorted(reach)  # node order: the reach never grows along it
-
-    sum_low = 2 * int(w.min()) - 1 if n else 0
-    sums = range(sum_low, 2 * int(w.max()) + 3 if n else 1)
-    weight_cap = np.array([_weight_cap(min_h - v) for v in sums], dtype=np.float64)
-    # A jump-3 component made of several jump-2 components holds pairs with no jump-2 path.
-    pieces = np.unique(np.stack([g3.components, g2.components]), axis=1)[0]
-    split = np.bincount(pieces, minlength=n)[g3.components] > 1 if n else np.zeros(0, dtype=bool)
-    ctx = BatchContext(
-        g2=g2,
-        g3=g3,
-        w=w,
-        ag=ag,
-        exna=exna,
-        ind=ind,
-        ni=ni,
-        pol=pol,
-        limit_w=limit_w,
-        x=x,
-        y=y,
-        n_elig=n_elig,
-        w16=w.astype(np.int16),
-        split=split,
-        best_wtcm=best_wtcm,
-        sum_low=sum_low,
-        weight_cap=weight_cap,
-        dm_lut=dm_lut,
-        trade_lut=trade_lut,
-        min_h=min_h,
-        base=base,
-        flow2=[np.zeros(g2.incoming.nnz, dtype=np.int64) for _ in range(2 if base > 1 else 1)],
-        flow3=[np.zeros(g3.incoming.nnz, dtype=np.int64) for _ in range(2 if base > 1 else 1)],
-    )
     out_pairs: list[tuple[int, int, int, int, int, bool]] = []
     counted = 0
     total = len(order)
@@ -403,20 +292,20 @@ def map_worlds(
         progress(0, total)
     # A batch holds a few (sources x worlds) arrays: cap it near 4 million cells so memory
     # stays linear in worlds on maps of any size.
-    step = min(cfg.chunk, max(8, 4_000_000 // max(n, 1)))
+    step = min(cfg.chunk, max(8, 4_000_000 // max(ctx.g1.n, 1)))
     for start in range(0, total, step):
         chunk = order[start : start + step]
-        src = np.array(chunk, dtype=np.int64)
         lims = [reach[k] for k in chunk]
-        max_j = None if any(v is None for v in lims) else max(v for v in lims if v is not None)
-        found, n_counted = run_batch(ctx, src, max_j)
+        batch_reach = None if None in lims else max(v for v in lims if v is not None)
+        found, n_counted = run_batch(ctx, np.array(chunk, dtype=np.int64), batch_reach)
         out_pairs.extend(found)
         counted += n_counted
         done += len(chunk)
         if progress:
             progress(done, total)
 
-    legs = collect_legs([(g2, ctx.flow2), (g3, ctx.flow3)], unit, base)
+    unit = ctx.unit
+    legs = collect_legs([(g, ctx.flows[name]) for name, g in ctx.graphs()], unit, ctx.base)
     pairs = tuple(
         sorted(
             (
@@ -451,3 +340,132 @@ def map_worlds(
         anomalies=placement.anomalies,
         malformed=placement.malformed,
     )
+
+
+def _context(
+    placement: Placement,
+    placed: list[PlacedWorld],
+    trades: tuple[WorldTrade, ...],
+    cfg: RouteSettings,
+    table: AllegianceTable,
+) -> tuple[BatchContext, list[str], list[int], dict[int, int | None]]:
+    """The routing nodes in search order, their arrays and graphs, and each source's reach."""
+    routing = [i for i, p in enumerate(placed) if p.world.zone != "R"]  # T-6: no Red zones
+    min_h = cfg.min_btn_h
+    search_h = min(min_h, FEEDER)
+    big = 10**4  # above any BTN a world can reach
+    cap_of = {"2wtn+1": lambda v: 2 * v + 2, "wtn+5": lambda v: v + 10}.get(cfg.btn_cap)
+    cap = {i: cap_of(trades[i].wtn_h) if cap_of else big for i in routing}
+    gwp_limit = {i: _gwp_max_btn(trades[i].gwp) if cfg.gwp_cap else big for i in routing}
+    polity = {i: table.polity(placed[i].world.allegiance) for i in routing}
+
+    def best_wtcm(i: int) -> int:
+        """The best WTCM this world can get (T-5): +0.5 needs Ag, Ex or Na; +0.5 needs In or
+        Ni; a non-aligned world always takes the -0.5."""
+        c = set(trades[i].codes)
+        return bool(c & {"Ag", "Ex", "Na"}) + bool(c & {"In", "Ni"}) - (polity[i] is None)
+
+    # No pair with world i can beat bound[i] before distance (T-5a: the sum with its best
+    # WTCM against a partner no bigger in this order, and its cap).
+    pot = {i: 2 * trades[i].wtn_h + best_wtcm(i) for i in routing}
+    bound = {i: min(pot[i], cap[i]) for i in routing}
+    trades_at_all = {i: min(cap[i], gwp_limit[i]) >= max(min_h, 1) for i in routing}
+    # Node order: worlds that can trade first, by potential from the highest, then by id. Each
+    # pair is mapped from its earlier node, so for a source s and any partner t, WTN_s + WTN_t +
+    # WTCM <= potential(s) (WTCM is at most either world's best): that bounds how far its trade
+    # can reach (T-5 prune), keeps the many low-WTN worlds to short searches, and its partners
+    # are exactly the trading nodes after it.
+    id_rank = {i: r for r, i in enumerate(routing)}  # T-6 ties: by sorted world ids
+    nodes = sorted(routing, key=lambda i: (not trades_at_all[i], -pot[i], id_rank[i]))
+    ids = [trades[i].id for i in nodes]
+    index = {wid: k for k, wid in enumerate(ids)}
+    n = len(nodes)
+
+    def arr(values: Iterable[int]) -> IntArray:
+        return np.fromiter(values, dtype=np.int64, count=n)
+
+    x = arr(placed[i].x for i in nodes)
+    y = arr(placed[i].y for i in nodes)
+    w = arr(trades[i].wtn_h for i in nodes)
+    n_elig = sum(trades_at_all[i] for i in nodes)
+    id_order = arr(id_rank[i] for i in nodes)
+    codes = [set(trades[i].codes) for i in nodes]
+    pol = np.empty(n, dtype=np.int64)
+    polities: dict[str, int] = {}
+    for k, i in enumerate(nodes):
+        p = polity[i]
+        pol[k] = -(k + 1) if p is None else polities.setdefault(p, len(polities))
+    # T-6 waypoints to avoid: Amber zones and GURPS class II-or-worse starports.
+    bad = np.array(
+        [placed[i].world.zone == "A" or gurps_port(placed[i].world.starport) <= 2 for i in nodes],
+        dtype=bool,
+    )
+    xb = [(index[a], index[b]) for a, b in placement.xboat if a in index and b in index]
+    extra = (
+        np.array([e[0] for e in xb], dtype=np.int64),
+        np.array([e[1] for e in xb], dtype=np.int64),
+    )
+    g0 = build_graph(x, y, bad, 2, extra, id_order, metric=FEWEST_PARSECS)
+    g1 = build_graph(x, y, bad, 2, extra, id_order, metric=CLEAN, clean=True)
+    g3 = build_graph(x, y, bad, 3, extra, id_order, metric=FEWEST_JUMPS)
+
+    top_h = max(0, int(w.max()) * 2 + 4) if n else 0
+    unit = 10 ** max(0, min_h // 2) if min_h >= 2 else 1
+    trade_lut = np.array([trade_credits(h) // unit for h in range(top_h + 1)], dtype=np.int64)
+    # T-7 sums are exact int64 in units of the smallest trade counted. If every pair at its
+    # largest trade could overflow them, trade is split into digits of base 10^9 summed apart.
+    pairs_max = n_elig * (n_elig - 1) // 2
+    base = 1 if int(trade_lut.max(initial=0)) * pairs_max < INT64_SAFE else 10**9
+
+    reach: dict[int, int | None] = {}
+    for k in range(n_elig - 1):
+        far = _max_parsecs(search_h - bound[nodes[k]])
+        if far != -1:
+            reach[k] = far
+    bound_low = min(2 * int(w.min()) - 1, *cap.values()) if n else 0
+    bound_high = max(2 * int(w.max()) + 3 if n else 1, 1)
+    weight_cap = np.array(
+        [_weight_cap(search_h - v) for v in range(bound_low, bound_high + 1)], dtype=np.float64
+    )
+    # A jump-3 component made of several jump-2 components holds pairs with no jump-2 path.
+    pieces = np.unique(np.stack([g3.components, g0.components]), axis=1)[0]
+    split = np.bincount(pieces, minlength=n)[g3.components] > 1 if n else np.zeros(0, dtype=bool)
+    n_digits = 2 if base > 1 else 1
+    ctx = BatchContext(
+        g0=g0,
+        g1=g1,
+        g3=g3,
+        w=w,
+        ag=np.array([("Ag" in c) for c in codes], dtype=bool),
+        exna=np.array([bool(c & {"Ex", "Na"}) for c in codes], dtype=bool),
+        ind=np.array([("In" in c) for c in codes], dtype=bool),
+        ni=np.array([("Ni" in c) for c in codes], dtype=bool),
+        pol=pol,
+        x=x,
+        y=y,
+        bad=bad,
+        cap_w=np.minimum(arr(cap[i] for i in nodes), bound_high),
+        gwp_w=arr(gwp_limit[i] for i in nodes),
+        n_elig=n_elig,
+        split=split,
+        best_wtcm=arr(pot[i] for i in nodes) - 2 * w,
+        bound_low=bound_low,
+        weight_cap=weight_cap,
+        dm_lut=np.array([distance_modifier(p) for p in range(1001)], dtype=np.int64),
+        trade_lut=trade_lut,
+        min_h=min_h,
+        search_h=search_h,
+        base=base,
+        unit=unit,
+        flows={
+            name: [np.zeros(g.incoming.nnz, dtype=np.int64) for _ in range(n_digits)]
+            for name, g in (("g0", g0), ("g1", g1), ("g3", g3))
+        },
+    )
+    return ctx, ids, sorted(reach), reach
+
+
+def _weight_cap(need_h: int) -> float:
+    """P0 path weights (T-6a) below this may have a distance modifier >= need_h (T-5)."""
+    far = _max_parsecs(need_h)
+    return 0.0 if far == -1 else FEWEST_PARSECS.limit(parsecs=far) + 1

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from campaigns import map_selectors
 from economy.engine.hexgrid import Hex
-from powers import map_selectors
 from powers.access import access_power_for_user
 from powers.maps import MapData, render_svg
 from powers.models import Campaign, Power

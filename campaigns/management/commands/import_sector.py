@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from powers.sector_import import SectorImportError, import_sectors
+from campaigns.sector_import import SectorImportError, import_sectors
 from trade.routes import SectorFormatError
 
 

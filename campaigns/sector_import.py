@@ -20,8 +20,8 @@ from pathlib import Path
 from django.db import transaction
 from django.utils.text import slugify
 
+from campaigns import services
 from economy.engine.rules import max_loyalty
-from powers import services
 from powers.db import bulk_update
 from powers.models import (
     WORLD_STATISTICS,

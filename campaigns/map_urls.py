@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from powers import map_views
+from campaigns import map_views
 
 # Who may see each route (tests/web/test_access.py): the public map is for spectators too;
 # a private map and its hex panel only for the power in the URL (a 404 for anyone else).

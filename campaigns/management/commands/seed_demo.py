@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from powers.demo import build_demo
+from campaigns.demo import build_demo
 
 
 class Command(BaseCommand):

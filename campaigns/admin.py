@@ -1,22 +1,22 @@
-"""The Campaign admin's "Import sector file…" action (issue 7).
-
-Importing this module adds the action to ``CampaignAdmin``; ``powers/admin.py`` imports it.
-The action shows an upload form for the one selected campaign and imports the file with the
-same service as ``manage.py import_sector`` (one sector, numbered as that sector).
-"""
+"""The campaign in the admin panel: its powers, market edges and taxes inline, set up on save
+(the market edges and the first round), and the "Import sector file…" action (issue 7), which
+imports one uploaded sector with the same service as ``manage.py import_sector``."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
 
-from powers.admin import CampaignAdmin
-from powers.models import Campaign
-from powers.sector_import import SectorImportError, import_into
+from campaigns import services
+from campaigns.sector_import import SectorImportError, import_into
+from powers.models import Campaign, Power
+from trade.models import MarketEdge, PowerTax
 from trade.routes import SectorFormatError, parse_sector
 
 MAX_UPLOAD = 4 * 1024 * 1024  # a whole sector .tab is about 200 kB
@@ -92,4 +92,50 @@ def import_sector_action(
     return TemplateResponse(request, "admin/powers/campaign/import_sector.html", context)
 
 
-CampaignAdmin.actions = (*(CampaignAdmin.actions or ()), import_sector_action)
+class PowerInline(admin.TabularInline):
+    model = Power
+    fields = ("key", "name", "colour", "gal", "tp", "un_member")
+    extra = 0
+    show_change_link = True
+
+
+class MarketEdgeInline(admin.TabularInline):
+    model = MarketEdge
+    fields = ("edge", "rate", "tax")
+    extra = 0
+    max_num = 3
+
+
+class PowerTaxInline(admin.TabularInline):
+    model = PowerTax
+    fields = ("power", "edge", "tax")
+    extra = 0
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ("name", "current_round", "power_count", "system_count", "created_at")
+    search_fields = ("name",)
+    inlines = (PowerInline, MarketEdgeInline, PowerTaxInline)
+    actions = (import_sector_action,)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                n_powers=Count("powers", distinct=True), n_systems=Count("systems", distinct=True)
+            )
+        )
+
+    @admin.display(description="powers", ordering="n_powers")
+    def power_count(self, obj: Campaign) -> int:
+        return obj.n_powers
+
+    @admin.display(description="systems", ordering="n_systems")
+    def system_count(self, obj: Campaign) -> int:
+        return obj.n_systems
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        services.setup_campaign(campaign=form.instance)

@@ -8,10 +8,10 @@ from typing import Any
 
 from django.db import transaction
 
+from campaigns import services as campaign_services
 from economy import services
 from economy.engine.case import load_case
 from economy.snapshot import save_state
-from powers import services as power_services
 from powers.models import Campaign, Power
 
 
@@ -26,11 +26,11 @@ def campaign_from_case(case: dict[str, Any], *, name: str) -> Campaign:
         name=name, current_round=parsed.state.round, seed=parsed.state.seed
     )
     save_state(campaign, parsed.state)
-    power_services.setup_campaign(campaign=campaign)
+    campaign_services.setup_campaign(campaign=campaign)
     orders = case.get("orders") or {}
     for power in Power.objects.filter(campaign=campaign, key__in=list(orders)).order_by("key"):
         for payload in orders[power.key]:
-            services.add_order(power=power, payload=payload, actor="load_case")
+            services.add_order(power=power, payload=payload, actor="load_case", contract=True)
     return campaign
 
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from economy.cases import campaign_from_case
+from campaigns.cases import campaign_from_case
 from economy.engine.codec import CaseError
 
 
@@ -32,7 +32,7 @@ class Command(BaseCommand):
             self.stderr.write(f"{path}: malformed case: {exc}")
             sys.exit(2)
         if options["submit"]:
-            from economy.cases import submit_all
+            from campaigns.cases import submit_all
 
             submit_all(campaign)
         self.stdout.write(f"Created campaign {campaign.pk}: {campaign.name}")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from powers import services
+from campaigns import services
 from powers.models import (
     Campaign,
     FleetGroup,

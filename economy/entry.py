@@ -1,0 +1,337 @@
+"""The one entry check for orders (issue 11), used by the pages and the API alike.
+
+Two layers, in this order:
+
+1. ``shape_errors``: what can be stored and resolved at all. Every field an order may carry is
+   checked against the column it ends in (length, characters, range), unknown fields are
+   refused, lists are bounded. An order failing here is refused by both front doors and nothing
+   is written.
+2. The engine's own rules (``economy.engine.validate.check_order``): ownership, existence,
+   fields that depend on each other. In the browser such an order is kept on the sheet marked
+   with its error; the API refuses it (docs/decisions.md, "Invalid orders").
+
+The field table is ``economy.orderforms.ORDER_TYPES`` (how each field is asked for) with the
+engine's ``FIELDS`` (which are required); ``order_schemas`` turns the same table into the JSON
+Schema the API documents, so the schema and the check cannot drift apart.
+
+Ids the player chooses (``hub_setup``'s ``id``) are typed short, ``[a-z][a-z0-9-]{0,23}``, and
+stored in the campaign as ``<power>-<typed id>`` (``stored_order``), so they are unique in the
+campaign (contracts §1) and never meet another power's, nor a generated key (which contain no
+``-``: ``agreement.7``, ``motion.12``) nor the engine's shipment ids (``r<round>-<power>-<n>``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from economy.engine.validate import FIELDS
+from economy.orderforms import ORDER_TYPES, Field
+
+MAX_AMOUNT = 10**12  # any amount of a resource (issue 11); bank and pools are 64-bit
+INT32 = 2**31 - 1  # PositiveIntegerField columns: troops, PL in passenger space, shipments
+SMALLINT = 2**15 - 1  # loyalty (PositiveSmallIntegerField)
+KEY_LENGTH = 64  # every campaign-scoped ``key`` column
+NAME_LENGTH = 60  # TradeHub.name
+MAX_HEXES = 60  # nodes of one hub order
+MAX_LINKS = 120  # links of one hub order
+MAX_SHARES = 60  # rows of one manual distribution
+MAX_POWERS = 40  # powers a group declares it engages
+
+TYPED_ID = re.compile(r"[a-z][a-z0-9-]{0,23}")
+HEX = re.compile(r"(0[1-9]|[1-9][0-9])(0[1-9]|[1-9][0-9])")
+SHIPMENT_ID = re.compile(r"r[0-9]+-.+-[0-9]+")  # contracts §1: the engine's shipment ids
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+# (minimum, maximum) of each integer field, from the column the value ends in. The minimum is
+# the rules' (checked by the engine, so in the browser a 0 is kept marked); the maximum is the
+# storage limit (refused everywhere).
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "amount": (1, MAX_AMOUNT),
+    "gal": (1, MAX_AMOUNT),
+    "troops": (1, INT32),
+    "pl": (1, INT32),
+    "loyalty": (1, SMALLINT),
+    "pct": (0, 100),
+}
+# A shipment's amount is a 32-bit column (trade.Shipment.amount).
+INT_RANGES_BY_TYPE: dict[tuple[str, str], tuple[int, int]] = {("ship", "amount"): (1, INT32)}
+
+# Orders per sheet: enough for three orders per thing a power has, plus room for the rest.
+BASE_ORDERS = 200
+ORDERS_PER_ASSET = 3
+
+TYPED_ID_HELP = "1-24 lower-case letters, digits or '-', starting with a letter"
+
+
+def int_range(kind: str, name: str) -> tuple[int, int]:
+    return INT_RANGES_BY_TYPE.get((kind, name)) or INT_RANGES.get(name, (1, MAX_AMOUNT))
+
+
+def max_orders(assets: int) -> int:
+    """Orders one sheet may hold: 200 + 3 per fleet group, static, held system and hub."""
+    return BASE_ORDERS + ORDERS_PER_ASSET * assets
+
+
+# --- layer 1: shape -------------------------------------------------------------------------
+
+
+def _text(v: Any, limit: int = KEY_LENGTH) -> str | None:
+    if not isinstance(v, str):  # a number where text belongs is the engine's to name
+        return None if isinstance(v, int | float) or v is None else "expected text"
+    if len(v) > limit:
+        return f"at most {limit} characters"
+    if CONTROL.search(v) or any(0xD800 <= ord(c) <= 0xDFFF for c in v):
+        return "contains characters that are not allowed"
+    return None
+
+
+def _int(v: Any, low: int, high: int) -> str | None:
+    if isinstance(v, str):  # the browser's typing, kept for the engine to name
+        return _text(v, 40)
+    if isinstance(v, bool) or not isinstance(v, int):
+        return None if isinstance(v, float) or v is None else "expected a whole number"
+    if not -high <= v <= high:
+        return f"expected a whole number from {low} to {high:,}"
+    return None
+
+
+def _hex_list(v: Any, limit: int) -> str | None:
+    if not isinstance(v, list):
+        return "expected a list of hexes"
+    if len(v) > limit:
+        return f"at most {limit} hexes"
+    return next((f"expected hexes XXYY, got {h!r}" for h in v if _bad_hex(h)), None)
+
+
+def _bad_hex(v: Any) -> bool:
+    return not (isinstance(v, str) and HEX.fullmatch(v))
+
+
+def _field_shape(kind: str, spec: Field, v: Any, *, contract: bool = False) -> str | None:
+    """The storage limits of one field (layer 1). ``None``: leave the rest to the engine. In
+    the contract's form only what could not be stored counts: a wrong hex or a word where a
+    boolean belongs is the engine's to reject by name (contracts §1)."""
+    if contract and spec.kind in ("hex", "bool", "typed_id"):
+        return None if isinstance(v, bool | int | float) or v is None else _text(v)
+    if contract and spec.kind in ("hexes", "links"):
+        limit = MAX_HEXES if spec.kind == "hexes" else MAX_LINKS
+        if isinstance(v, list) and len(v) > limit:
+            return f"at most {limit} {spec.kind}"
+        return None if len(repr(v)) <= 40 * (limit + 1) else "too long"
+    if spec.kind in ("ref", "enum"):
+        return _text(v)
+    if spec.kind == "text":
+        return _text(v, spec.max_length or KEY_LENGTH)
+    if spec.kind == "typed_id":
+        if not isinstance(v, str) or not TYPED_ID.fullmatch(v):
+            shown = repr(v) if isinstance(v, str) and len(v) <= KEY_LENGTH else "that"
+            return f"{shown} is not a valid id: use {TYPED_ID_HELP}"
+        return None
+    if spec.kind == "int":
+        return _int(v, *int_range(kind, spec.name))
+    if spec.kind == "bool":
+        return None if isinstance(v, bool) else "expected true or false"
+    if spec.kind == "hex":
+        if isinstance(v, list | dict):
+            return "expected a hex XXYY"
+        problem = _text(v, 8)
+        if problem is None and isinstance(v, str) and _bad_hex(v):
+            return f"expected a hex XXYY (two digits for the column, two for the row), got {v!r}"
+        return problem
+    if spec.kind == "hexes":
+        return _hex_list(v, MAX_HEXES)
+    if spec.kind == "powers":
+        if not isinstance(v, list):
+            return "expected a list of powers"
+        if len(v) > MAX_POWERS:
+            return f"at most {MAX_POWERS} powers"
+        return next((p for p in map(_text, v) if p), None)
+    if spec.kind == "links":
+        if not isinstance(v, list):
+            return "expected a list of links"
+        if len(v) > MAX_LINKS:
+            return f"at most {MAX_LINKS} links"
+        for pair in v:
+            if not isinstance(pair, list) or len(pair) != 2 or any(_bad_hex(h) for h in pair):
+                return "expected links as pairs of hexes XXYY"
+        return None
+    if spec.kind == "shares":
+        return _shares(v)
+    raise ValueError(f"no storage limits known for field kind {spec.kind!r}")
+
+
+def _shares(v: Any) -> str | None:
+    if not isinstance(v, list):
+        return "expected a list of shares"
+    if len(v) > MAX_SHARES:
+        return f"at most {MAX_SHARES} shares"
+    for share in v:
+        if not isinstance(share, dict) or set(share) - {"hex", "ore", "bio"}:
+            return "expected shares of a hex, Ore and Bio"
+        if _bad_hex(share.get("hex")):
+            return "expected shares of a hex XXYY, Ore and Bio"
+        for res in ("ore", "bio"):
+            amount = share.get(res, 0)
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                return f"expected whole numbers of {res}"
+            if not 0 <= amount <= MAX_AMOUNT:
+                return f"expected {res} from 0 to {MAX_AMOUNT:,}"
+    return None
+
+
+def shape_errors(payload: Any, *, contract: bool = False) -> list[str]:
+    """Layer 1 of the entry check: ``field: problem`` for each field that cannot be stored or
+    resolved as it is, and each field the order type does not have. Empty: the engine's rules
+    come next. With ``contract`` the order is in the contract's own form (a case file, or an
+    order as stored): its ids are keys already, and fields it does not know are ignored, as
+    the adjudicator ignores them (contracts §1)."""
+    if not isinstance(payload, dict):
+        return [] if contract else ["order: expected an object"]
+    kind = payload.get("type")
+    spec = ORDER_TYPES.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        if contract:  # the engine rejects it by name
+            return []
+        shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "that"
+        return [f"type: {shown} is not an order type"]
+    known = {f.name: f for f in spec.fields}
+    errors = []
+    if not contract:
+        errors = [
+            f"{name}: not a field of a {kind} order"
+            for name in sorted(str(k)[:40] for k in payload)
+            if name != "type" and name not in known
+        ]
+    for name, field in known.items():
+        if name in payload:
+            problem = _field_shape(kind, field, payload[name], contract=contract)
+            if problem:
+                errors.append(f"{name}: {problem}")
+    return errors
+
+
+# --- stored keys --------------------------------------------------------------------------
+
+
+def stored_key(power_key: str, typed_id: str) -> str:
+    """The campaign-wide key of an id a power typed (contracts §1: unique in the campaign)."""
+    return f"{power_key}-{typed_id}"
+
+
+def _typed_fields(payload: dict[str, Any]) -> list[Field]:
+    return [f for f in ORDER_TYPES[payload["type"]].fields if f.kind == "typed_id"]
+
+
+def key_errors(power_key: str, payload: dict[str, Any]) -> list[str]:
+    """A typed id whose stored key would not fit its column or could meet an engine id."""
+    for field in _typed_fields(payload):
+        if isinstance(payload.get(field.name), str):
+            key = stored_key(power_key, payload[field.name])
+            if len(key) > KEY_LENGTH or SHIPMENT_ID.fullmatch(key):
+                return [f"{field.name}: choose another id"]
+    return []
+
+
+def stored_order(power_key: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """The order as it is stored and resolved (the contract's form): typed ids become stored
+    keys. Fields the engine does not read (a hub's display name) stay; it ignores them."""
+    out = dict(payload)
+    for field in _typed_fields(payload):
+        if isinstance(out.get(field.name), str):
+            out[field.name] = stored_key(power_key, out[field.name])
+    return out
+
+
+def player_order(power_key: str, payload: Any) -> Any:
+    """The reverse of ``stored_order``: what the player typed, for forms and the API."""
+    if not isinstance(payload, dict) or payload.get("type") not in ORDER_TYPES:
+        return payload
+    out = dict(payload)
+    prefix = stored_key(power_key, "")
+    for field in _typed_fields(payload):
+        value = out.get(field.name)
+        if isinstance(value, str) and value.startswith(prefix):
+            out[field.name] = value[len(prefix) :]
+    return out
+
+
+def resolvable(payloads: Iterable[Any]) -> tuple[list[tuple[int, Any]], list[tuple[int, str]]]:
+    """A stored sheet for the engine: ``(index, order)`` for each order that can be resolved,
+    ``(index, error)`` for any that cannot (stored before this check existed), which resolution
+    lists as rejected rather than let it break the round."""
+    accepted: list[tuple[int, Any]] = []
+    refused: list[tuple[int, str]] = []
+    for i, payload in enumerate(payloads):
+        errors = shape_errors(payload, contract=True)
+        if errors:
+            refused.append((i, "; ".join(errors)))
+        else:
+            accepted.append((i, payload))
+    return accepted, refused
+
+
+# --- the API's schema ---------------------------------------------------------------------
+
+
+def _field_schema(kind: str, spec: Field) -> dict[str, Any]:
+    hex_ = {"type": "string", "pattern": f"^{HEX.pattern}$"}
+    if spec.kind == "ref":
+        return {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": KEY_LENGTH,
+            "description": spec.label,
+        }
+    if spec.kind == "enum":
+        return {"type": "string", "enum": list(spec.options)}
+    if spec.kind == "typed_id":
+        return {"type": "string", "pattern": f"^{TYPED_ID.pattern}$", "description": spec.help}
+    if spec.kind == "text":
+        limit = spec.max_length or KEY_LENGTH
+        return {"type": "string", "pattern": f"^[^\\u0000-\\u001f\\u007f]{{0,{limit}}}$"}
+    if spec.kind == "int":
+        low, high = int_range(kind, spec.name)
+        return {"type": "integer", "minimum": low, "maximum": high}
+    if spec.kind == "bool":
+        return {"type": "boolean"}
+    if spec.kind == "hex":
+        return hex_
+    if spec.kind == "hexes":
+        return {"type": "array", "items": hex_, "maxItems": MAX_HEXES}
+    if spec.kind == "powers":
+        key = {"type": "string", "minLength": 1, "maxLength": KEY_LENGTH}
+        return {"type": "array", "items": key, "maxItems": MAX_POWERS}
+    if spec.kind == "links":
+        pair = {"type": "array", "items": hex_, "minItems": 2, "maxItems": 2}
+        return {"type": "array", "items": pair, "maxItems": MAX_LINKS}
+    if spec.kind == "shares":
+        amount = {"type": "integer", "minimum": 0, "maximum": MAX_AMOUNT}
+        share = {
+            "type": "object",
+            "properties": {"hex": hex_, "ore": amount, "bio": amount},
+            "required": ["hex"],
+            "additionalProperties": False,
+        }
+        return {"type": "array", "items": share, "maxItems": MAX_SHARES}
+    raise ValueError(f"no schema known for field kind {spec.kind!r}")
+
+
+def order_schemas() -> dict[str, dict[str, Any]]:
+    """One JSON Schema per order type (the API's ``oneOf``, discriminated by ``type``)."""
+    out: dict[str, dict[str, Any]] = {}
+    for kind, spec in ORDER_TYPES.items():
+        required = FIELDS.get(kind, {})
+        out[kind] = {
+            "type": "object",
+            "title": spec.label,
+            "description": f"{spec.label} ({spec.cite}).",
+            "properties": {
+                "type": {"type": "string", "enum": [kind]},
+                **{f.name: _field_schema(kind, f) for f in spec.fields},
+            },
+            "required": ["type", *(f.name for f in spec.fields if required.get(f.name, (0, 0))[1])],
+            "additionalProperties": False,
+        }
+    return out

@@ -1,0 +1,69 @@
+"""The open round and who did what to it: the round lock every write a player makes takes,
+and the append-only audit trail (reliability O1). The floor the services of economy and trade
+stand on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from economy.models import AuditEvent, Round, RoundStatus
+from ftcamp.errors import Conflict
+from powers.models import Power
+
+
+class RoundNotOpen(Conflict):
+    """The round no longer takes orders (resolution has started or it is over): HTTP 409."""
+
+
+class RoundOver(RoundNotOpen):
+    """A write meant for a round that is over (a page or client that did not see it resolve):
+    refused, never applied to the next round (issue 10). HTTP 409 with the open round."""
+
+    def __init__(self, number: int, open_number: int) -> None:
+        super().__init__(f"round {number} is over — open round {open_number}")
+        self.number = number
+        self.open_round = open_number
+
+
+def lock_open_round(campaign_id: int, *, expected: int | None = None) -> Round:
+    """The campaign's open round, locked; ``RoundNotOpen`` if there is none, ``RoundOver`` if
+    ``expected`` (the round the writer last saw) is not it."""
+    rnd = (
+        Round.objects.select_for_update()
+        .filter(campaign_id=campaign_id, status=RoundStatus.OPEN)
+        .first()
+    )
+    if rnd is None:
+        raise RoundNotOpen("The round is being resolved; it takes no more orders, trades or votes.")
+    if expected is not None and expected != rnd.number:
+        raise RoundOver(expected, rnd.number)
+    return rnd
+
+
+def audit(
+    *,
+    campaign_id: int,
+    action: str,
+    round_number: int | None = None,
+    actor: str = "",
+    **detail: Any,
+) -> None:
+    AuditEvent.objects.create(
+        campaign_id=campaign_id,
+        round_number=round_number,
+        actor=actor,
+        action=action,
+        detail=detail,
+    )
+
+
+def audit_power(power: Power, rnd: Round, actor: str, action: str, **detail: Any) -> None:
+    """An audit row for something a power's player did in an open round."""
+    audit(
+        campaign_id=power.campaign_id,
+        round_number=rnd.number,
+        actor=actor,
+        action=action,
+        power=power.key,
+        **detail,
+    )
