@@ -228,4 +228,4 @@ def test_ids_a_sheet_creates_can_be_named_in_it() -> None:
     found = {(p, i): check_order(catalog, p, raw) for p, i, raw in sheet}
     assert [k for k, e in found.items() if e] == [("vargr", 0), ("terra", 5)]
     assert found[("vargr", 0)] == ["group: group ng belongs to terra, not vargr"]
-    assert found[("terra", 5)] == ["group: unknown group 'ng'"]
+    assert found[("terra", 5)] == ["group: no such group of yours: 'ng'"]
