@@ -569,7 +569,8 @@ def dump_agreement(a: Agreement) -> dict[str, Any]:
 
 # --- fleet (R-10, Support §1) ----------------------------------------------------------------
 
-_RESOURCES = ("ore", "gal", "bio", "pl", "tp", "troops", "cf", "ep", "lr")  # ledger resources
+#: Ledger resources: a consumable kind may not take one of these names (R-10.1a).
+LEDGER_RESOURCES = ("ore", "gal", "bio", "pl", "tp", "troops", "cf", "ep", "lr")
 
 
 def _known(item: _Reader, key: str, table: dict[str, Any] | set[str], what: str) -> str:
@@ -596,7 +597,7 @@ def _catalogue(r: _Reader) -> dict[str, Consumable]:
     out: dict[str, Consumable] = {}
     for c in _items(r, "catalogue"):
         kind = c.text("kind")
-        if kind in out or kind in _RESOURCES:
+        if kind in out or kind in LEDGER_RESOURCES:
             raise CaseError(c.at("kind"), f"kind {kind!r} is already a consumable or a resource")
         out[kind] = Consumable(kind, c.int("mass"), c.int("ore"))
     return out
