@@ -114,7 +114,7 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
 
 
 def load_state(campaign: Campaign) -> State:
-    """The campaign's current state (26 queries, whatever its size)."""
+    """The campaign's current state (28 queries, whatever its size)."""
     cid = campaign.pk
     power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
     hub_key = dict(TradeHub.objects.filter(campaign_id=cid).values_list("id", "key"))
