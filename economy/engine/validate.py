@@ -272,15 +272,14 @@ def _fleet_id(kind: str, *tables: Callable[[Catalog], dict[str, str]], promise: 
     progress) creates this round (R-10.1a)."""
 
     def check(cat: Catalog, power: str, v: Any) -> str | None:
-        if not isinstance(v, str):
-            return f"unknown {kind} {v!r}"
-        owner = next((t(cat)[v] for t in tables if v in t(cat)), None)
-        made = cat.fleet.promised.get(v)
-        if owner is None and made is not None and made[0] == promise:
-            owner = made[1]
-        if owner is None:
-            return f"unknown {kind} {v!r}"
-        return None if owner == power else f"{kind} {v} belongs to {owner}, not {power}"
+        owner = None
+        if isinstance(v, str):
+            owner = next((t(cat)[v] for t in tables if v in t(cat)), None)
+            made = cat.fleet.promised.get(v)
+            if owner is None and made is not None and made[0] == promise:
+                owner = made[1]
+        # Another power's and none at all get the same answer (issue 11: no leak).
+        return None if owner == power else f"no such {kind} of yours: {v!r}"
 
     return check
 

@@ -173,17 +173,17 @@ NEW_DESIGN = {"type": "register_design", "id": "d", "class": "military", "mobili
         (NEW_DESIGN | {"loadout": {"fighter": 0}}, "loadout: fighter: expected a positive"),
         (NEW_DESIGN | {"id": "y"}, "id: id 'y' is already used"),
         ({"type": "build", "id": "n", "design": "vd", "builders": ["y"]},
-         "design: design vd belongs to vargr"),
+         "design: no such design of yours: 'vd'"),
         ({"type": "build", "id": "n", "design": "yard", "builders": ["y", "y"]},
          "builders: expected a non-empty list of distinct ids"),
         ({"type": "build", "id": "n", "design": "yard", "builders": ["b"]},
-         "builders: unknown craft 'b'"),
+         "builders: no such craft of yours: 'b'"),
         ({"type": "build", "id": "n", "design": "yard", "builders": ["y"], "ore": -1},
          "ore: expected an integer >= 0"),
         ({"type": "adjust_build", "build": "b"}, "cancel: either cancel"),
-        ({"type": "crew", "craft": "ghost"}, "craft: unknown craft 'ghost'"),
+        ({"type": "crew", "craft": "ghost"}, "craft: no such craft of yours: 'ghost'"),
         ({"type": "crew"}, "craft: give either a group or a craft"),
-        ({"type": "supply_ep", "into": "y", "ep": 1}, "into: unknown group or static 'y'"),
+        ({"type": "supply_ep", "into": "y", "ep": 1}, "into: no such group or static of yours: 'y'"),
         ({"type": "make", "builder": "y", "kind": "fighter", "count": 0}, "count: expected"),
         ({"type": "form_group", "id": "f", "craft": ["y"], "kind": "armada"}, "kind: expected"),
     ],
@@ -227,5 +227,5 @@ def test_ids_a_sheet_creates_can_be_named_in_it() -> None:
     catalog = Catalog.of(FLEET, sheet)
     found = {(p, i): check_order(catalog, p, raw) for p, i, raw in sheet}
     assert [k for k, e in found.items() if e] == [("vargr", 0), ("terra", 5)]
-    assert found[("vargr", 0)] == ["group: group ng belongs to terra, not vargr"]
+    assert found[("vargr", 0)] == ["group: no such group of yours: 'ng'"]
     assert found[("terra", 5)] == ["group: no such group of yours: 'ng'"]
