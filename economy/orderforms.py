@@ -489,3 +489,48 @@ def summary(payload: Any) -> str:
     values = {k: v.replace("\n", "; ") for k, v in values.items()}  # systems, one per line
     parts = [f"{labels.get(k, k)} {values.get(k, payload[k])}" for k in keys]
     return f"{label}: {', '.join(parts)}" if parts else label
+
+
+# --- the Fleet page's design form: the systems as a table (R-10.0) ------------------------
+
+DESIGN_ROWS = 8  # blank system rows offered
+SYSTEM_COLUMNS = ("sys_name", "sys_points", "sys_count", "sys_cap1", "sys_amount1")
+SYSTEM_COLUMNS += ("sys_cap2", "sys_amount2")
+
+
+def system_rows(data: Any) -> list[dict[str, str]]:
+    """The systems table as typed (``sys_<column>`` lists), padded with blank rows."""
+    columns = {c: data.getlist(c) if hasattr(data, "getlist") else [] for c in SYSTEM_COLUMNS}
+    count = max((len(v) for v in columns.values()), default=0)
+    rows = [
+        {c.removeprefix("sys_"): (columns[c][i] if i < len(columns[c]) else "") for c in columns}
+        for i in range(count)
+    ]
+    typed = [r for r in rows if any(v.strip() for v in r.values())]
+    return typed + [dict.fromkeys((c.removeprefix("sys_") for c in SYSTEM_COLUMNS), "")] * max(
+        DESIGN_ROWS - len(typed), 2
+    )
+
+
+def design_payload(data: Any) -> dict[str, Any]:
+    """A ``register_design`` order from the Fleet page's form: its fields, and its systems from
+    the table's rows (one capacity or two per row); values that do not parse are passed on for
+    the entry check to name."""
+    payload = payload_from("register_design", data)
+    systems: list[dict[str, Any]] = []
+    for row in system_rows(data):
+        if not row["name"].strip() and not row["points"].strip():
+            continue
+        system: dict[str, Any] = {"id": f"s{len(systems) + 1}"}
+        if row["name"].strip():
+            system["name"] = row["name"].strip()
+        system["points"] = _number(row["points"].strip())
+        if row["count"].strip():
+            system["count"] = _number(row["count"].strip())
+        for cap, amount in ((row["cap1"], row["amount1"]), (row["cap2"], row["amount2"])):
+            if cap.strip() and amount.strip():
+                system[cap.strip()] = _number(amount.strip())
+        systems.append(system)
+    if systems:
+        payload["systems"] = systems
+    return payload

@@ -146,17 +146,7 @@ def load_state(campaign: Campaign) -> State:
             _group(g, power_key) for g in FleetGroup.objects.filter(campaign_id=cid).order_by("key")
         ],
         statics=[
-            StaticState(
-                s.key,
-                power_key[s.power_id],
-                s.hex_code,
-                s.civilian,
-                s.passenger_space,
-                s.troop_space,
-                {"pl": s.passengers, "troops": s.troops, "ep": s.ep},
-                s.out_of_supply,
-            )
-            for s in Static.objects.filter(campaign_id=cid).order_by("key")
+            _static(s, power_key) for s in Static.objects.filter(campaign_id=cid).order_by("key")
         ],
         invasions=[
             InvasionState(system, power_key[power], {"troops": troops})
@@ -188,6 +178,33 @@ def load_state(campaign: Campaign) -> State:
     # R-10.7: groups' and statics' figures follow from their craft, as when a state is parsed
     groups = {g.id: g for g in state.groups}
     Navy(state, groups, {s.id: s for s in state.statics}).refresh_all()
+    return state
+
+
+def load_power_fleet(power: Power) -> State:
+    """One power's fleet as the engine sees it, for its fleet pages: its groups and statics
+    (figures derived from their craft, R-10.7), designs, craft and work in progress, with the
+    campaign's catalogue and settings; everything else is left empty (10 queries)."""
+    campaign = power.campaign
+    power_key = {power.pk: power.key}
+    groups = [_group(g, power_key) for g in FleetGroup.objects.filter(power=power).order_by("key")]
+    statics = [_static(s, power_key) for s in Static.objects.filter(power=power).order_by("key")]
+    state = State(
+        round=campaign.current_round,
+        seed=campaign.seed,
+        hexes={},
+        powers=[PowerState(power.key, {"gal": power.gal, "tp": power.tp}, power.un_member)],
+        systems=[],
+        hubs=[],
+        groups=groups,
+        statics=statics,
+        invasions=[],
+        market=Market({}, {}),
+        shipments=[],
+        bubbles=[],
+        fleet=_load_fleet(campaign, power_key, power),
+    )
+    Navy(state, {g.id: g for g in groups}, {s.id: s for s in statics}).refresh_all()
     return state
 
 
@@ -260,6 +277,19 @@ def _group(g: FleetGroup, power_key: dict[int, str]) -> Group:
     )
 
 
+def _static(s: Static, power_key: dict[int, str]) -> StaticState:
+    return StaticState(
+        s.key,
+        power_key[s.power_id],
+        s.hex_code,
+        s.civilian,
+        s.passenger_space,
+        s.troop_space,
+        {"pl": s.passengers, "troops": s.troops, "ep": s.ep},
+        s.out_of_supply,
+    )
+
+
 def _group_values(g: Group, pid: dict[str, int]) -> dict[str, Any]:
     col, row = _xy(g.hex)
     return {
@@ -282,11 +312,12 @@ def _group_values(g: Group, pid: dict[str, int]) -> dict[str, Any]:
     }
 
 
-def _load_fleet(campaign: Campaign, power_key: dict[int, str]) -> Fleet:
+def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | None = None) -> Fleet:
     """R-10: the catalogue, the settings, designs with their systems, craft, and work in
-    progress with its builders in order (7 queries)."""
+    progress with its builders in order (7 queries); with ``power``, only that power's."""
     cid = campaign.pk
-    systems = _design_systems(cid)
+    scope = {"campaign_id": cid} if power is None else {"power_id": power.pk}
+    systems = _design_systems(**{f"design__{k}": v for k, v in scope.items()})
     designs = [
         DesignState(
             d.key,
@@ -301,7 +332,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str]) -> Fleet:
             dict(d.loadout),
             d.completed,
         )
-        for d in Design.objects.filter(campaign_id=cid).order_by("key")
+        for d in Design.objects.filter(**scope).order_by("key")
     ]
     craft = [
         CraftState(
@@ -335,11 +366,11 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str]) -> Fleet:
             gcol,
             grow,
             workshop,
-        ) in Craft.objects.filter(campaign_id=cid).order_by("key").values_list(*CRAFT_FIELDS)
+        ) in Craft.objects.filter(**scope).order_by("key").values_list(*CRAFT_FIELDS)
     ]
     builders: dict[int, list[str]] = defaultdict(list)
     for build_id, key in (
-        BuildBuilder.objects.filter(build__campaign_id=cid)
+        BuildBuilder.objects.filter(**{f"build__{k}": v for k, v in scope.items()})
         .order_by("build_id", "position")
         .values_list("build_id", "craft__key")
     ):
@@ -360,7 +391,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str]) -> Fleet:
             b["craft__key"],
             b["worked"],
         )
-        for b in Build.objects.filter(campaign_id=cid).order_by("key").values(*BUILD_FIELDS)
+        for b in Build.objects.filter(**scope).order_by("key").values(*BUILD_FIELDS)
     ]
     return Fleet(
         designs,
@@ -378,10 +409,10 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str]) -> Fleet:
     )
 
 
-def _design_systems(cid: int) -> dict[int, list[DesignSystemState]]:
+def _design_systems(**scope: int) -> dict[int, list[DesignSystemState]]:
     """R-10.0: each design's systems in their order, by the design's primary key."""
     out: dict[int, list[DesignSystemState]] = defaultdict(list)
-    rows = DesignSystem.objects.filter(design__campaign_id=cid).order_by("design_id", "position")
+    rows = DesignSystem.objects.filter(**scope).order_by("design_id", "position")
     for row in rows:
         out[row.design_id].append(
             DesignSystemState(row.key, row.name, row.points, row.count, row.capacity())
@@ -876,7 +907,7 @@ def _save_designs(
         _by_key(Design.objects.filter(campaign_id=campaign.pk)),
         delete=False,
     )
-    now = _design_systems(campaign.pk)
+    now = _design_systems(design__campaign_id=campaign.pk)
     changed = [d for d in designs if now.get(rows[d.id].pk, []) != list(d.systems)]
     if changed:
         DesignSystem.objects.filter(design_id__in=[rows[d.id].pk for d in changed]).delete()
