@@ -398,7 +398,7 @@ def _design_rows(fleet: PowerFleet) -> list[DesignRow]:
 
 
 def fleet_page(*, power: Power) -> FleetPage:
-    """Everything on a power's Fleet page (``power`` from the access gate): 12 queries."""
+    """Everything on a power's Fleet page (``power`` from the access gate): 11 queries."""
     fleet = PowerFleet.of(power)
     groups, statics = _units(fleet)
     work = _work(fleet)
