@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db.models import Q
 
+from economy.engine.codec import CaseError, parse_design
 from economy.engine.designs import (
     build_cost,
     capacity,
@@ -585,14 +586,20 @@ def order_cost(*, power: Power, payload: dict[str, Any]) -> list[str]:
     if kind == "crew":
         return _crew_cost(fleet, payload)
     # supply_ep
-    carrier = _carrier(fleet, payload.get("into"))
     ep = payload.get("ep")
-    if carrier is None or not isinstance(ep, int) or ep <= 0:
+    carrier = _carrier(fleet, payload.get("into"))
+    if carrier is not None:
+        hx, storage = carrier.hex, navy.ep_storage(carrier)
+        room = None if storage is None else storage - carrier.store["ep"]
+    else:  # a group formed this round (R-10.1a): its craft's EP storage, empty
+        craft = _aboard(fleet, payload.get("into"))
+        hx = craft[0][2] if craft else ""
+        room = sum(capacity(d, "ep_storage") for d, _, _ in craft)
+    if not hx or not isinstance(ep, int) or ep <= 0:
         return []
-    storage = navy.ep_storage(carrier)
-    room = "" if storage is None else f"; it can take {max(0, storage - carrier.store['ep'])} more"
-    place = _place_words(power, {carrier.hex}, "bio")[carrier.hex]
-    return [f"{ep} EP = {ep} Bio from {place}{room}."]
+    more = "" if room is None else f"; it can take {max(0, room)} more"
+    place = _place_words(power, {hx}, "bio")[hx]
+    return [f"{ep} EP = {ep} Bio from {place}{more}."]
 
 
 def _build_cost(fleet: PowerFleet, payload: dict[str, Any]) -> list[str]:
@@ -601,8 +608,9 @@ def _build_cost(fleet: PowerFleet, payload: dict[str, Any]) -> list[str]:
     ids = payload.get("builders")
     builders = [navy.craft[c] for c in ids if c in navy.craft] if isinstance(ids, list) else []
     if design is None:
-        return ["The cost shows once the design is chosen (a design registered this round: "
-                "its NPV, +10 %, and its loadout)."]  # fmt: skip
+        design = _registered(fleet, payload.get("design"))
+    if design is None:
+        return []
     cost, extra = build_cost(design, navy.fleet.catalogue, not design.completed)
     parts = [f"NPV {design.npv}"]
     if extra:
@@ -626,21 +634,53 @@ def _build_cost(fleet: PowerFleet, payload: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _crew_cost(fleet: PowerFleet, payload: dict[str, Any]) -> list[str]:
+def _registered(fleet: PowerFleet, key: Any) -> Design | None:
+    """R-10.1a: a design the power's sheet registers this round, as the engine will read it."""
+    for p in sheet_payloads(fleet.power, "register_design"):
+        if p.get("id") == key:
+            try:
+                return parse_design(p, fleet.power.key, fleet.navy.fleet.catalogue)
+            except CaseError:
+                return None
+    return None
+
+
+Aboard = tuple[Design, int, str]  # a craft's design, crew aboard and hex
+
+
+def _aboard(fleet: PowerFleet, key: Any) -> list[Aboard]:
+    """The craft behind a key an order names (R-10.1a): a group's or a static's, one craft, a
+    craft work in progress will finish, or those of a group the sheet forms this round."""
     navy = fleet.navy
-    group = fleet.groups.get(str(payload.get("group")))
-    one = navy.craft.get(str(payload.get("craft")))
-    craft = navy.members(group) if group is not None else [one] if one is not None else []
+    key = str(key)
+    carrier = _carrier(fleet, key)
+    if carrier is not None:
+        return [(navy.design(c), c.crew, carrier.hex) for c in navy.members(carrier)]
+    if key in navy.craft:
+        c = navy.craft[key]
+        return [(navy.design(c), c.crew, fleet.craft_hex(c) or "")]
+    build = navy.builds.get(key)
+    if build is not None and build.kind == "build" and build.builders[0] in navy.craft:
+        return [
+            (navy.designs[build.design], 0, fleet.craft_hex(navy.craft[build.builders[0]]) or "")
+        ]
+    for p in sheet_payloads(fleet.power, "form_group"):
+        if p.get("id") == key and isinstance(p.get("craft"), list):
+            return [a for c in p["craft"] if isinstance(c, str) for a in _aboard(fleet, c)]
+    return []
+
+
+def _crew_cost(fleet: PowerFleet, payload: dict[str, Any]) -> list[str]:
+    craft = _aboard(fleet, payload.get("group") or payload.get("craft"))
     if not craft:
         return []
-    hx = fleet.craft_hex(craft[0]) or ""
-    short = [(c, navy.design(c).crew - c.crew) for c in craft if navy.design(c).crew > c.crew]
+    hx = craft[0][2]
+    short = [(d, d.crew - crew) for d, crew, _ in craft if d.crew > crew]
     need = sum(n for _, n in short)
-    pl = sum(n * pl_per_cf(navy.design(c)) for c, n in short)
+    pl = sum(n * pl_per_cf(d) for d, n in short)
     cf = payload.get("cf")
     if isinstance(cf, int) and cf > 0 and short:
-        rate = pl_per_cf(navy.design(short[0][0]))
-        pl, need = cf * rate, cf
+        pl, need = cf * pl_per_cf(short[0][0]), cf
     place = _place_words(fleet.power, {hx}, "pl")[hx]
     if not need:
         return ["Every craft has its crew: nothing to pay."]

@@ -182,6 +182,17 @@ def _holdings(state: dict[str, Any], power: str) -> tuple[dict[tuple[str, str], 
     return amounts, labels
 
 
+_NEW_PLACES = {"build": "build", "craft": "craft", "workshop": "workshop of"}
+
+
+def _new_place(where: str, power: str) -> str:
+    """A place the round created (work started, a craft finished): named as at its start."""
+    kind, _, key = where.partition(":")
+    if kind in _NEW_PLACES:
+        return f"{_NEW_PLACES[kind]} {key.removeprefix(f'{power}-')}"
+    return where
+
+
 def _fleet_holdings(
     state: dict[str, Any], power: str, amounts: dict[tuple[str, str], int], labels: dict[str, str]
 ) -> None:
@@ -226,7 +237,7 @@ def build_statement(
     stocks = [
         StockRow(
             where,
-            labels.get(where, where),
+            labels.get(where) or _new_place(where, power),
             res,
             amounts.get((where, res), 0),
             amounts.get((where, res), 0) + delta,
