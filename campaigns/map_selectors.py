@@ -14,6 +14,7 @@ from django.db.models import Count, Q
 
 from economy.engine.hexgrid import Hex
 from economy.engine.rules import map_bounds
+from economy.fleet_selectors import shown
 from powers.maps import (
     HEX_TYPE_LABELS,
     TRAVELLER_NOTICE,
@@ -161,9 +162,8 @@ def private_map(*, power: Power) -> MapData:
 def _own_groups(power: Power) -> tuple[OwnGroup, ...]:
     """R-7.4, R-10.7: the power's groups with their points (derived from their craft), how
     many craft, their EP and whether they are out of supply (one query)."""
-    prefix = f"{power.key}-"
     return tuple(
-        OwnGroup(key.removeprefix(prefix), Hex(col, row), points, n, ep, oos)
+        OwnGroup(shown(power, key), Hex(col, row), points, n, ep, oos)
         for key, col, row, points, n, ep, oos in FleetGroup.objects.filter(power=power)
         .annotate(n=Count("craft"))
         .values_list("key", "col", "row", "points", "n", "ep", "out_of_supply")
@@ -331,9 +331,7 @@ def private_hex(*, power: Power, hexagon: Hex) -> HexPanel:
     if node is not None:
         hub = f"{'centre' if node[1] else 'node'} of hub {node[0]}"
     groups = [
-        OwnGroup(key.removeprefix(f"{power.key}-"), h, points, n, ep, oos).label.removeprefix(
-            "Group "
-        )
+        OwnGroup(shown(power, key), h, points, n, ep, oos).label.removeprefix("Group ")
         for key, points, n, ep, oos in FleetGroup.objects.filter(power=power, **at)
         .annotate(n=Count("craft"))
         .order_by("key")

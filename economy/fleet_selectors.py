@@ -25,7 +25,7 @@ from economy.engine.designs import (
 from economy.engine.navy import Navy
 from economy.engine.rules import ceil_div
 from economy.engine.state import Build, Craft, Design, Group, State, Static
-from economy.entry import stored_key
+from economy.entry import TYPED_ID, stored_key
 from economy.models import Order, RoundStatus
 from economy.snapshot import load_power_fleet
 from powers.models import GroupKind, Power, StandingOrder, StarSystem
@@ -36,10 +36,11 @@ ORDERS = dict(StandingOrder.choices)
 KINDS = dict(GroupKind.choices)
 
 
-def shown(power: Power, key: str) -> str:
-    """A key as its power typed it: ``<power>-frigate`` reads ``frigate`` (economy.entry)."""
-    prefix = stored_key(power.key, "")
-    return key[len(prefix) :] if key.startswith(prefix) else key
+def shown(power: Power | str, key: str) -> str:
+    """A key as its power (or power key) typed it: ``<power>-frigate`` reads ``frigate``
+    (economy.entry); a key no player typed (``nac-1``, from a set-up) stays whole."""
+    typed = key.removeprefix(stored_key(power if isinstance(power, str) else power.key, ""))
+    return typed if typed != key and TYPED_ID.fullmatch(typed) else key
 
 
 def _words(counts: dict[str, int]) -> str:
@@ -190,6 +191,7 @@ class BuilderRow:
     acts: str  # when it works, in words
     gantry: str | None
     queue: list[WorkRow] = field(default_factory=list)
+    ordered: list[str] = field(default_factory=list)  # builds on this round's sheet
 
 
 @dataclass(frozen=True)
@@ -337,6 +339,12 @@ def _work(fleet: PowerFleet) -> list[WorkRow]:
 
 def _builders(fleet: PowerFleet, work: list[WorkRow]) -> list[BuilderRow]:
     navy = fleet.navy
+    ordered: dict[str, list[str]] = defaultdict(list)
+    for p in sheet_payloads(fleet.power, "build"):
+        builders, design = p.get("builders"), navy.designs.get(str(p.get("design")))
+        for c in builders if isinstance(builders, list) else ():
+            ordered[str(c)].append(f"{shown(fleet.power, str(p.get('id')))} ({design.name})"
+                                   if design else shown(fleet.power, str(p.get("id"))))  # fmt: skip
     by_builder: dict[str, list[WorkRow]] = defaultdict(list)
     builds = {b.id: b for b in fleet.state.fleet.builds}
     for row in work:
@@ -363,6 +371,7 @@ def _builders(fleet: PowerFleet, work: list[WorkRow]) -> list[BuilderRow]:
                 "gantry, set up by one round on Hold-Build at its hex",
                 c.gantry,
                 by_builder.get(c.id, []),
+                ordered.get(c.id, []),
             )
         )
     return out
@@ -399,7 +408,7 @@ def _design_rows(fleet: PowerFleet) -> list[DesignRow]:
 
 
 def fleet_page(*, power: Power) -> FleetPage:
-    """Everything on a power's Fleet page (``power`` from the access gate): 11 queries."""
+    """Everything on a power's Fleet page (``power`` from the access gate): 12 queries."""
     fleet = PowerFleet.of(power)
     groups, statics = _units(fleet)
     work = _work(fleet)

@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from economy.engine.codec import dump_state
 from economy.engine.resolve import resolve, round_rng
 from economy.events import Names, describe, in_words
-from economy.fleet_selectors import fleet_choices
+from economy.fleet_selectors import fleet_choices, shown
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
 from economy.snapshot import export_state, load_state
 from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
@@ -189,7 +189,7 @@ def _new_place(where: str, power: str) -> str:
     """A place the round created (work started, a craft finished): named as at its start."""
     kind, _, key = where.partition(":")
     if kind in _NEW_PLACES:
-        return f"{_NEW_PLACES[kind]} {key.removeprefix(f'{power}-')}"
+        return f"{_NEW_PLACES[kind]} {shown(power, key)}"
     return where
 
 
@@ -198,10 +198,9 @@ def _fleet_holdings(
 ) -> None:
     """R-0.4, issue 14: crew and consumables aboard craft, consumables in their workshops, and
     the Ore paid into work in progress are the power's stockpiles too."""
-    own = f"{power}-"
     for c in state.get("craft", []):
         if c["power"] == power:
-            name = c["id"].removeprefix(own)
+            name = shown(power, c["id"])
             labels[f"craft:{c['id']}"] = f"craft {name}"
             labels[f"workshop:{c['id']}"] = f"workshop of {name}"
             amounts[(f"craft:{c['id']}", "cf")] = c.get("crew", 0)
@@ -211,7 +210,7 @@ def _fleet_holdings(
                 amounts[(f"workshop:{c['id']}", kind)] = n
     for b in state.get("builds", []):
         if b["power"] == power:
-            labels[f"build:{b['id']}"] = f"{b.get('kind', 'build')} {b['id'].removeprefix(own)}"
+            labels[f"build:{b['id']}"] = f"{b.get('kind', 'build')} {shown(power, b['id'])}"
             amounts[(f"build:{b['id']}", "ore")] = b.get("paid", 0)
 
 

@@ -123,6 +123,7 @@ class MySystems(generics.ListAPIView):
 # --- the fleet (issue 14): the user's power's designs, craft, groups and work in progress ---
 # Each list is its power's queryset: another power's objects are never read.
 
+
 def _counts() -> serializers.DictField:
     """``{name: count}`` (system ids, consumable kinds)."""
     return serializers.DictField(child=serializers.IntegerField(min_value=0))

@@ -407,12 +407,16 @@ def _private_layer(layer: PrivateLayer, colour: dict[str, str], size: float) -> 
         out.append("</g>")
     out.append("</g>")
     out.append('<g class="own-groups">')
+    here: dict[Hex, int] = {}
+    for g in layer.groups:
+        here[g.hex] = here.get(g.hex, 0) + 1
     stacked: dict[Hex, int] = {}
-    for g in layer.groups:  # strength under the hex's centre, one row per group
-        gx, gy = centre_px(g.hex, size)
+    for g in layer.groups:  # strength at the foot of the hex, side by side
+        cx, gy = centre_px(g.hex, size)
         slot = stacked.get(g.hex, 0)
         stacked[g.hex] = slot + 1
-        y = gy + size * 0.45 + slot * 8
+        gx = cx + (slot - (here[g.hex] - 1) / 2) * 19
+        y = gy + SQRT3 * size / 2 - 2.5
         state = " oos" if g.out_of_supply else ""
         out.append(
             f'<g class="own-group{state}" data-group="{_e(g.name)}"><title>{_e(g.label)}</title>'

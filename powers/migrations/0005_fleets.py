@@ -6,334 +6,804 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('powers', '0004_map_bounds_and_engagements'),
+        ("powers", "0004_map_bounds_and_engagements"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Build',
+            name="Build",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=64, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9_.-]+$', "Use letters, digits, '_', '.' or '-' only (no spaces).")])),
-                ('kind', models.CharField(choices=[('build', 'Build'), ('unbuild', 'Unbuild')], default='build', max_length=7)),
-                ('inside', models.BooleanField(default=False, help_text="In its builder's workshop space.")),
-                ('col', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(99)])),
-                ('row', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(99)])),
-                ('cost', models.BigIntegerField(help_text='Fixed at start.', validators=[django.core.validators.MinValueValidator(1)])),
-                ('surcharge', models.BigIntegerField(default=0, help_text='+10 % of a new design (R-10.1).')),
-                ('started', models.PositiveIntegerField(default=1, validators=[django.core.validators.MinValueValidator(1)])),
-                ('paid', models.BigIntegerField(default=0, verbose_name='Ore paid')),
-                ('worked', models.BigIntegerField(default=0, help_text='NPV unbuilt so far (unbuilds).')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "key",
+                    models.CharField(
+                        max_length=64,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[A-Za-z0-9_.-]+$",
+                                "Use letters, digits, '_', '.' or '-' only (no spaces).",
+                            )
+                        ],
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("build", "Build"), ("unbuild", "Unbuild")],
+                        default="build",
+                        max_length=7,
+                    ),
+                ),
+                (
+                    "inside",
+                    models.BooleanField(
+                        default=False, help_text="In its builder's workshop space."
+                    ),
+                ),
+                (
+                    "col",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        null=True,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(99),
+                        ],
+                    ),
+                ),
+                (
+                    "row",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        null=True,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(99),
+                        ],
+                    ),
+                ),
+                (
+                    "cost",
+                    models.BigIntegerField(
+                        help_text="Fixed at start.",
+                        validators=[django.core.validators.MinValueValidator(1)],
+                    ),
+                ),
+                (
+                    "surcharge",
+                    models.BigIntegerField(default=0, help_text="+10 % of a new design (R-10.1)."),
+                ),
+                (
+                    "started",
+                    models.PositiveIntegerField(
+                        default=1, validators=[django.core.validators.MinValueValidator(1)]
+                    ),
+                ),
+                ("paid", models.BigIntegerField(default=0, verbose_name="Ore paid")),
+                (
+                    "worked",
+                    models.BigIntegerField(default=0, help_text="NPV unbuilt so far (unbuilds)."),
+                ),
             ],
             options={
-                'verbose_name': 'build in progress',
-                'verbose_name_plural': 'builds in progress',
-                'ordering': ['campaign', 'key'],
+                "verbose_name": "build in progress",
+                "verbose_name_plural": "builds in progress",
+                "ordering": ["campaign", "key"],
             },
         ),
         migrations.CreateModel(
-            name='BuildBuilder',
+            name="BuildBuilder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(default=0)),
             ],
             options={
-                'ordering': ['build', 'position'],
+                "ordering": ["build", "position"],
             },
         ),
         migrations.CreateModel(
-            name='Consumable',
+            name="Consumable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(help_text='e.g. fighter, drone, missile', max_length=24, validators=[django.core.validators.RegexValidator('^[a-z][a-z0-9_-]*$', 'Use lower-case letters and digits.')])),
-                ('mass', models.PositiveIntegerField(help_text='Mass of one (workshop space, cargo).')),
-                ('ore', models.PositiveIntegerField(help_text='Ore to make one (Support §1.4).', verbose_name='Ore cost')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        help_text="e.g. fighter, drone, missile",
+                        max_length=24,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[a-z][a-z0-9_-]*$", "Use lower-case letters and digits."
+                            )
+                        ],
+                    ),
+                ),
+                (
+                    "mass",
+                    models.PositiveIntegerField(help_text="Mass of one (workshop space, cargo)."),
+                ),
+                (
+                    "ore",
+                    models.PositiveIntegerField(
+                        help_text="Ore to make one (Support §1.4).", verbose_name="Ore cost"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['campaign', 'kind'],
+                "ordering": ["campaign", "kind"],
             },
         ),
         migrations.CreateModel(
-            name='Craft',
+            name="Craft",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=64, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9_.-]+$', "Use letters, digits, '_', '.' or '-' only (no spaces).")])),
-                ('crew', models.PositiveIntegerField(default=0, help_text='Crew factors aboard.', verbose_name='CF')),
-                ('fatigue', models.PositiveIntegerField(default=0, help_text='% (R-10.2).')),
-                ('destroyed', models.JSONField(blank=True, default=dict, help_text='{system id: units}')),
-                ('disabled', models.JSONField(blank=True, default=dict, help_text='{system id: units}')),
-                ('consumables', models.JSONField(blank=True, default=dict, help_text='Carried: {kind: count}')),
-                ('workshop', models.JSONField(blank=True, default=dict, help_text='Stored in its workshop space: {kind: count}')),
-                ('captured', models.BooleanField(default=False)),
-                ('gantry_col', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(99)])),
-                ('gantry_row', models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(99)])),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "key",
+                    models.CharField(
+                        max_length=64,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[A-Za-z0-9_.-]+$",
+                                "Use letters, digits, '_', '.' or '-' only (no spaces).",
+                            )
+                        ],
+                    ),
+                ),
+                (
+                    "crew",
+                    models.PositiveIntegerField(
+                        default=0, help_text="Crew factors aboard.", verbose_name="CF"
+                    ),
+                ),
+                ("fatigue", models.PositiveIntegerField(default=0, help_text="% (R-10.2).")),
+                (
+                    "destroyed",
+                    models.JSONField(blank=True, default=dict, help_text="{system id: units}"),
+                ),
+                (
+                    "disabled",
+                    models.JSONField(blank=True, default=dict, help_text="{system id: units}"),
+                ),
+                (
+                    "consumables",
+                    models.JSONField(blank=True, default=dict, help_text="Carried: {kind: count}"),
+                ),
+                (
+                    "workshop",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="Stored in its workshop space: {kind: count}",
+                    ),
+                ),
+                ("captured", models.BooleanField(default=False)),
+                (
+                    "gantry_col",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        null=True,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(99),
+                        ],
+                    ),
+                ),
+                (
+                    "gantry_row",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        null=True,
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(99),
+                        ],
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'craft',
-                'ordering': ['campaign', 'key'],
+                "verbose_name_plural": "craft",
+                "ordering": ["campaign", "key"],
             },
         ),
         migrations.CreateModel(
-            name='Design',
+            name="Design",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.CharField(max_length=64, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9_.-]+$', "Use letters, digits, '_', '.' or '-' only (no spaces).")])),
-                ('name', models.CharField(max_length=60)),
-                ('craft_class', models.CharField(choices=[('military', 'Military'), ('civilian', 'Civilian')], max_length=10, verbose_name='class')),
-                ('mobility', models.CharField(choices=[('mobile', 'Mobile'), ('static', 'Static')], max_length=6)),
-                ('mass', models.PositiveIntegerField(validators=[django.core.validators.MinValueValidator(1)])),
-                ('npv', models.PositiveIntegerField(help_text="At least its systems' point cost.", validators=[django.core.validators.MinValueValidator(1)], verbose_name='NPV')),
-                ('crew', models.PositiveIntegerField(default=0, verbose_name='CF needed')),
-                ('loadout', models.JSONField(blank=True, default=dict, help_text='Consumables a craft is built with: {kind: count}.')),
-                ('completed', models.BooleanField(default=False, help_text='A craft of it has been finished (no more +10 %, R-10.1).')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "key",
+                    models.CharField(
+                        max_length=64,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[A-Za-z0-9_.-]+$",
+                                "Use letters, digits, '_', '.' or '-' only (no spaces).",
+                            )
+                        ],
+                    ),
+                ),
+                ("name", models.CharField(max_length=60)),
+                (
+                    "craft_class",
+                    models.CharField(
+                        choices=[("military", "Military"), ("civilian", "Civilian")],
+                        max_length=10,
+                        verbose_name="class",
+                    ),
+                ),
+                (
+                    "mobility",
+                    models.CharField(
+                        choices=[("mobile", "Mobile"), ("static", "Static")], max_length=6
+                    ),
+                ),
+                (
+                    "mass",
+                    models.PositiveIntegerField(
+                        validators=[django.core.validators.MinValueValidator(1)]
+                    ),
+                ),
+                (
+                    "npv",
+                    models.PositiveIntegerField(
+                        help_text="At least its systems' point cost.",
+                        validators=[django.core.validators.MinValueValidator(1)],
+                        verbose_name="NPV",
+                    ),
+                ),
+                ("crew", models.PositiveIntegerField(default=0, verbose_name="CF needed")),
+                (
+                    "loadout",
+                    models.JSONField(
+                        blank=True,
+                        default=dict,
+                        help_text="Consumables a craft is built with: {kind: count}.",
+                    ),
+                ),
+                (
+                    "completed",
+                    models.BooleanField(
+                        default=False,
+                        help_text="A craft of it has been finished (no more +10 %, R-10.1).",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['campaign', 'key'],
+                "ordering": ["campaign", "key"],
             },
         ),
         migrations.CreateModel(
-            name='DesignSystem',
+            name="DesignSystem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField(default=0)),
-                ('key', models.CharField(max_length=32, validators=[django.core.validators.RegexValidator('^[A-Za-z0-9_.-]+$', "Use letters, digits, '_', '.' or '-' only (no spaces).")], verbose_name='id')),
-                ('name', models.CharField(max_length=60)),
-                ('points', models.PositiveIntegerField(help_text='Point cost of one unit.')),
-                ('count', models.PositiveIntegerField(default=1, validators=[django.core.validators.MinValueValidator(1)])),
-                ('construction', models.PositiveIntegerField(default=0, help_text='Ore converted per round.')),
-                ('repair', models.PositiveIntegerField(default=0, help_text='Ore of repairs per round.')),
-                ('workshop', models.PositiveIntegerField(default=0, help_text='Workshop space (mass).')),
-                ('passenger', models.PositiveIntegerField(default=0)),
-                ('troop', models.PositiveIntegerField(default=0)),
-                ('cargo', models.PositiveIntegerField(default=0)),
-                ('research', models.PositiveIntegerField(default=0)),
-                ('ep_storage', models.PositiveIntegerField(default=0, verbose_name='EP storage')),
-                ('flag_bridge', models.PositiveIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "key",
+                    models.CharField(
+                        max_length=32,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^[A-Za-z0-9_.-]+$",
+                                "Use letters, digits, '_', '.' or '-' only (no spaces).",
+                            )
+                        ],
+                        verbose_name="id",
+                    ),
+                ),
+                ("name", models.CharField(max_length=60)),
+                ("points", models.PositiveIntegerField(help_text="Point cost of one unit.")),
+                (
+                    "count",
+                    models.PositiveIntegerField(
+                        default=1, validators=[django.core.validators.MinValueValidator(1)]
+                    ),
+                ),
+                (
+                    "construction",
+                    models.PositiveIntegerField(default=0, help_text="Ore converted per round."),
+                ),
+                (
+                    "repair",
+                    models.PositiveIntegerField(default=0, help_text="Ore of repairs per round."),
+                ),
+                (
+                    "workshop",
+                    models.PositiveIntegerField(default=0, help_text="Workshop space (mass)."),
+                ),
+                ("passenger", models.PositiveIntegerField(default=0)),
+                ("troop", models.PositiveIntegerField(default=0)),
+                ("cargo", models.PositiveIntegerField(default=0)),
+                ("research", models.PositiveIntegerField(default=0)),
+                ("ep_storage", models.PositiveIntegerField(default=0, verbose_name="EP storage")),
+                ("flag_bridge", models.PositiveIntegerField(default=0)),
             ],
             options={
-                'verbose_name': 'design system',
-                'ordering': ['design', 'position'],
+                "verbose_name": "design system",
+                "ordering": ["design", "position"],
             },
         ),
         migrations.CreateModel(
-            name='GroupLimit',
+            name="GroupLimit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('standard', 'Standard'), ('reserve', 'Reserve'), ('patrol', 'Patrol'), ('civilian', 'Civilian')], max_length=10)),
-                ('points', models.PositiveIntegerField(blank=True, help_text='Most points a group.', null=True)),
-                ('officers', models.PositiveIntegerField(blank=True, help_text="Most officers' value (Support §5.1.3).", null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("standard", "Standard"),
+                            ("reserve", "Reserve"),
+                            ("patrol", "Patrol"),
+                            ("civilian", "Civilian"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "points",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="Most points a group.", null=True
+                    ),
+                ),
+                (
+                    "officers",
+                    models.PositiveIntegerField(
+                        blank=True, help_text="Most officers' value (Support §5.1.3).", null=True
+                    ),
+                ),
             ],
             options={
-                'ordering': ['campaign', 'kind'],
+                "ordering": ["campaign", "kind"],
             },
         ),
         migrations.AddField(
-            model_name='campaign',
-            name='design_tp',
-            field=models.PositiveIntegerField(default=0, help_text='TP a power pays to register a design (R-10.0; 0: free).', verbose_name='TP per design'),
+            model_name="campaign",
+            name="design_tp",
+            field=models.PositiveIntegerField(
+                default=0,
+                help_text="TP a power pays to register a design (R-10.0; 0: free).",
+                verbose_name="TP per design",
+            ),
         ),
         migrations.AddField(
-            model_name='fleetgroup',
-            name='ep_storage',
-            field=models.PositiveIntegerField(blank=True, help_text='Derived from its craft (R-7.4); empty for a group without craft: not limited.', null=True, verbose_name='EP storage'),
+            model_name="fleetgroup",
+            name="ep_storage",
+            field=models.PositiveIntegerField(
+                blank=True,
+                help_text="Derived from its craft (R-7.4); empty for a group without craft: not limited.",
+                null=True,
+                verbose_name="EP storage",
+            ),
         ),
         migrations.AddField(
-            model_name='fleetgroup',
-            name='out_of_supply',
-            field=models.BooleanField(default=False, help_text='Short of EP when the round started (R-7.4a).'),
+            model_name="fleetgroup",
+            name="out_of_supply",
+            field=models.BooleanField(
+                default=False, help_text="Short of EP when the round started (R-7.4a)."
+            ),
         ),
         migrations.AddField(
-            model_name='static',
-            name='ep',
-            field=models.PositiveIntegerField(default=0, help_text='EP stored, for the craft in orbit and in deep space (R-7.4a).', verbose_name='EP'),
+            model_name="static",
+            name="ep",
+            field=models.PositiveIntegerField(
+                default=0,
+                help_text="EP stored, for the craft in orbit and in deep space (R-7.4a).",
+                verbose_name="EP",
+            ),
         ),
         migrations.AddField(
-            model_name='static',
-            name='out_of_supply',
-            field=models.BooleanField(default=False, help_text='Short of EP when the round started (R-7.4a).'),
+            model_name="static",
+            name="out_of_supply",
+            field=models.BooleanField(
+                default=False, help_text="Short of EP when the round started (R-7.4a)."
+            ),
         ),
         migrations.AddConstraint(
-            model_name='fleetgroup',
-            constraint=models.UniqueConstraint(fields=('campaign', 'id'), name='fleetgroup_campaign_id_uniq'),
+            model_name="fleetgroup",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "id"), name="fleetgroup_campaign_id_uniq"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='static',
-            constraint=models.UniqueConstraint(fields=('campaign', 'id'), name='static_campaign_id_uniq'),
+            model_name="static",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "id"), name="static_campaign_id_uniq"
+            ),
         ),
         migrations.AddField(
-            model_name='build',
-            name='campaign',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='builds', to='powers.campaign'),
+            model_name="build",
+            name="campaign",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="builds",
+                to="powers.campaign",
+            ),
         ),
         migrations.AddField(
-            model_name='build',
-            name='power',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='builds', to='powers.power'),
+            model_name="build",
+            name="power",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="builds",
+                to="powers.power",
+            ),
         ),
         migrations.AddField(
-            model_name='buildbuilder',
-            name='build',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='workers', to='powers.build'),
+            model_name="buildbuilder",
+            name="build",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="workers",
+                to="powers.build",
+            ),
         ),
         migrations.AddField(
-            model_name='consumable',
-            name='campaign',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='consumables', to='powers.campaign'),
+            model_name="consumable",
+            name="campaign",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="consumables",
+                to="powers.campaign",
+            ),
         ),
         migrations.AddField(
-            model_name='craft',
-            name='campaign',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='craft', to='powers.campaign'),
+            model_name="craft",
+            name="campaign",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="craft",
+                to="powers.campaign",
+            ),
         ),
         migrations.AddField(
-            model_name='craft',
-            name='group',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='craft', to='powers.fleetgroup'),
+            model_name="craft",
+            name="group",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="craft",
+                to="powers.fleetgroup",
+            ),
         ),
         migrations.AddField(
-            model_name='craft',
-            name='orbit',
-            field=models.ForeignKey(blank=True, help_text='The builder it is in orbit with (it moves with it).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='orbiting', to='powers.craft'),
+            model_name="craft",
+            name="orbit",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="The builder it is in orbit with (it moves with it).",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="orbiting",
+                to="powers.craft",
+            ),
         ),
         migrations.AddField(
-            model_name='craft',
-            name='power',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='craft', to='powers.power'),
+            model_name="craft",
+            name="power",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="craft", to="powers.power"
+            ),
         ),
         migrations.AddField(
-            model_name='craft',
-            name='static',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='craft', to='powers.static'),
+            model_name="craft",
+            name="static",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="craft",
+                to="powers.static",
+            ),
         ),
         migrations.AddField(
-            model_name='buildbuilder',
-            name='craft',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='powers.craft'),
+            model_name="buildbuilder",
+            name="craft",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="powers.craft"
+            ),
         ),
         migrations.AddField(
-            model_name='build',
-            name='builders',
-            field=models.ManyToManyField(related_name='work', through='powers.BuildBuilder', to='powers.craft'),
+            model_name="build",
+            name="builders",
+            field=models.ManyToManyField(
+                related_name="work", through="powers.BuildBuilder", to="powers.craft"
+            ),
         ),
         migrations.AddField(
-            model_name='build',
-            name='craft',
-            field=models.ForeignKey(blank=True, help_text='The craft being unbuilt (unbuilds only).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='unbuilds', to='powers.craft'),
+            model_name="build",
+            name="craft",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="The craft being unbuilt (unbuilds only).",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="unbuilds",
+                to="powers.craft",
+            ),
         ),
         migrations.AddField(
-            model_name='design',
-            name='campaign',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='designs', to='powers.campaign'),
+            model_name="design",
+            name="campaign",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="designs",
+                to="powers.campaign",
+            ),
         ),
         migrations.AddField(
-            model_name='design',
-            name='power',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='designs', to='powers.power'),
+            model_name="design",
+            name="power",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="designs",
+                to="powers.power",
+            ),
         ),
         migrations.AddField(
-            model_name='craft',
-            name='design',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='craft', to='powers.design'),
+            model_name="craft",
+            name="design",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="craft",
+                to="powers.design",
+            ),
         ),
         migrations.AddField(
-            model_name='build',
-            name='design',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='builds', to='powers.design'),
+            model_name="build",
+            name="design",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="builds",
+                to="powers.design",
+            ),
         ),
         migrations.AddField(
-            model_name='designsystem',
-            name='design',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='systems', to='powers.design'),
+            model_name="designsystem",
+            name="design",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="systems",
+                to="powers.design",
+            ),
         ),
         migrations.AddField(
-            model_name='grouplimit',
-            name='campaign',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='group_limits', to='powers.campaign'),
+            model_name="grouplimit",
+            name="campaign",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="group_limits",
+                to="powers.campaign",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='consumable',
-            constraint=models.UniqueConstraint(fields=('campaign', 'kind'), name='consumable_unique_kind', violation_error_message='The catalogue already has this kind.'),
+            model_name="consumable",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "kind"),
+                name="consumable_unique_kind",
+                violation_error_message="The catalogue already has this kind.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='consumable',
-            constraint=models.CheckConstraint(condition=models.Q(('kind__in', ('ore', 'gal', 'bio', 'pl', 'tp', 'troops', 'cf', 'ep', 'lr')), _negated=True), name='consumable_kind_not_a_resource', violation_error_message="A consumable cannot take a resource's name (R-10.1a)."),
+            model_name="consumable",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("kind__in", ("ore", "gal", "bio", "pl", "tp", "troops", "cf", "ep", "lr")),
+                    _negated=True,
+                ),
+                name="consumable_kind_not_a_resource",
+                violation_error_message="A consumable cannot take a resource's name (R-10.1a).",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='buildbuilder',
-            constraint=models.UniqueConstraint(fields=('build', 'craft'), name='buildbuilder_once'),
+            model_name="buildbuilder",
+            constraint=models.UniqueConstraint(fields=("build", "craft"), name="buildbuilder_once"),
         ),
         migrations.AddConstraint(
-            model_name='buildbuilder',
-            constraint=models.UniqueConstraint(fields=('build', 'position'), name='buildbuilder_position'),
+            model_name="buildbuilder",
+            constraint=models.UniqueConstraint(
+                fields=("build", "position"), name="buildbuilder_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='design',
-            constraint=models.UniqueConstraint(fields=('campaign', 'key'), name='design_unique_key', violation_error_message='A design with this key already exists in the campaign.'),
+            model_name="design",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "key"),
+                name="design_unique_key",
+                violation_error_message="A design with this key already exists in the campaign.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='design',
-            constraint=models.UniqueConstraint(fields=('campaign', 'id'), name='design_campaign_id_uniq'),
+            model_name="design",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "id"), name="design_campaign_id_uniq"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='design',
-            constraint=models.CheckConstraint(condition=models.Q(('mass__gte', 1), ('npv__gte', 1)), name='design_mass_and_npv_positive', violation_error_message='Mass and NPV are at least 1.'),
+            model_name="design",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("mass__gte", 1), ("npv__gte", 1)),
+                name="design_mass_and_npv_positive",
+                violation_error_message="Mass and NPV are at least 1.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='craft',
-            constraint=models.UniqueConstraint(fields=('campaign', 'key'), name='craft_unique_key', violation_error_message='A craft with this key already exists in the campaign.'),
+            model_name="craft",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "key"),
+                name="craft_unique_key",
+                violation_error_message="A craft with this key already exists in the campaign.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='craft',
-            constraint=models.UniqueConstraint(fields=('campaign', 'id'), name='craft_campaign_id_uniq'),
+            model_name="craft",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "id"), name="craft_campaign_id_uniq"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='craft',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('group__isnull', False), ('orbit__isnull', True), ('static__isnull', True)), models.Q(('group__isnull', True), ('orbit__isnull', True), ('static__isnull', False)), models.Q(('group__isnull', True), ('orbit__isnull', False), ('static__isnull', True)), _connector='OR'), name='craft_in_one_place', violation_error_message='A craft is in exactly one of a group, a static, or orbit with a builder.'),
+            model_name="craft",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("group__isnull", False), ("orbit__isnull", True), ("static__isnull", True)
+                    ),
+                    models.Q(
+                        ("group__isnull", True), ("orbit__isnull", True), ("static__isnull", False)
+                    ),
+                    models.Q(
+                        ("group__isnull", True), ("orbit__isnull", False), ("static__isnull", True)
+                    ),
+                    _connector="OR",
+                ),
+                name="craft_in_one_place",
+                violation_error_message="A craft is in exactly one of a group, a static, or orbit with a builder.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='craft',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('gantry_col__isnull', True), ('gantry_row__isnull', True)), models.Q(('gantry_col__gte', 1), ('gantry_col__lte', 99), ('gantry_row__gte', 1), ('gantry_row__lte', 99)), _connector='OR'), name='craft_gantry_on_map', violation_error_message="Give both the gantry's column and row, or neither."),
+            model_name="craft",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("gantry_col__isnull", True), ("gantry_row__isnull", True)),
+                    models.Q(
+                        ("gantry_col__gte", 1),
+                        ("gantry_col__lte", 99),
+                        ("gantry_row__gte", 1),
+                        ("gantry_row__lte", 99),
+                    ),
+                    _connector="OR",
+                ),
+                name="craft_gantry_on_map",
+                violation_error_message="Give both the gantry's column and row, or neither.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='build',
-            constraint=models.UniqueConstraint(fields=('campaign', 'key'), name='build_unique_key', violation_error_message='A build with this key already exists in the campaign.'),
+            model_name="build",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "key"),
+                name="build_unique_key",
+                violation_error_message="A build with this key already exists in the campaign.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='build',
-            constraint=models.CheckConstraint(condition=models.Q(('surcharge__gte', 0)), name='build_surcharge_non_negative', violation_error_message='Surcharge cannot be negative.'),
+            model_name="build",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("surcharge__gte", 0)),
+                name="build_surcharge_non_negative",
+                violation_error_message="Surcharge cannot be negative.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='build',
-            constraint=models.CheckConstraint(condition=models.Q(('paid__gte', 0)), name='build_paid_non_negative', violation_error_message='Paid cannot be negative.'),
+            model_name="build",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("paid__gte", 0)),
+                name="build_paid_non_negative",
+                violation_error_message="Paid cannot be negative.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='build',
-            constraint=models.CheckConstraint(condition=models.Q(('worked__gte', 0)), name='build_worked_non_negative', violation_error_message='Worked cannot be negative.'),
+            model_name="build",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("worked__gte", 0)),
+                name="build_worked_non_negative",
+                violation_error_message="Worked cannot be negative.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='build',
-            constraint=models.CheckConstraint(condition=models.Q(('paid__lt', models.F('cost')), ('worked__lt', models.F('cost'))), name='build_still_in_progress', violation_error_message='Work done in full is no longer in progress.'),
+            model_name="build",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("paid__lt", models.F("cost")), ("worked__lt", models.F("cost"))
+                ),
+                name="build_still_in_progress",
+                violation_error_message="Work done in full is no longer in progress.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='build',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('craft__isnull', True), ('kind', 'build')), models.Q(('craft__isnull', False), ('kind', 'unbuild')), _connector='OR'), name='build_unbuild_names_its_craft', violation_error_message='An unbuild names its craft; a build names none.'),
+            model_name="build",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("craft__isnull", True), ("kind", "build")),
+                    models.Q(("craft__isnull", False), ("kind", "unbuild")),
+                    _connector="OR",
+                ),
+                name="build_unbuild_names_its_craft",
+                violation_error_message="An unbuild names its craft; a build names none.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='build',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('col__gte', 1), ('inside', False), ('kind', 'build'), ('row__gte', 1)), models.Q(('col__isnull', True), ('row__isnull', True), models.Q(('inside', True), ('kind', 'unbuild'), _connector='OR')), _connector='OR'), name='build_external_has_a_hex', violation_error_message='An external build has a hex; an inside one has none.'),
+            model_name="build",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        ("col__gte", 1), ("inside", False), ("kind", "build"), ("row__gte", 1)
+                    ),
+                    models.Q(
+                        ("col__isnull", True),
+                        ("row__isnull", True),
+                        models.Q(("inside", True), ("kind", "unbuild"), _connector="OR"),
+                    ),
+                    _connector="OR",
+                ),
+                name="build_external_has_a_hex",
+                violation_error_message="An external build has a hex; an inside one has none.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='designsystem',
-            constraint=models.UniqueConstraint(fields=('design', 'key'), name='designsystem_unique_key', violation_error_message='The design already has a system with this id.'),
+            model_name="designsystem",
+            constraint=models.UniqueConstraint(
+                fields=("design", "key"),
+                name="designsystem_unique_key",
+                violation_error_message="The design already has a system with this id.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='designsystem',
-            constraint=models.CheckConstraint(condition=models.Q(('count__gte', 1)), name='designsystem_count_positive', violation_error_message='A system has at least one unit.'),
+            model_name="designsystem",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("count__gte", 1)),
+                name="designsystem_count_positive",
+                violation_error_message="A system has at least one unit.",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='grouplimit',
-            constraint=models.UniqueConstraint(fields=('campaign', 'kind'), name='grouplimit_unique_kind', violation_error_message='This campaign already limits that group kind.'),
+            model_name="grouplimit",
+            constraint=models.UniqueConstraint(
+                fields=("campaign", "kind"),
+                name="grouplimit_unique_kind",
+                violation_error_message="This campaign already limits that group kind.",
+            ),
         ),
     ]
