@@ -249,7 +249,8 @@ def _units(fleet: PowerFleet) -> tuple[list[UnitRow], list[UnitRow]]:
         [*fleet.groups.values(), *fleet.statics.values()], key=lambda u: u.id
     )
     free, system_hexes = _systems_at(fleet.power, {u.hex for u in units})
-    groups, statics = [], []
+    groups: list[UnitRow] = []
+    statics: list[UnitRow] = []
     for unit in units:  # free EP serve the groups and statics at the hex in id order
         need = ep_need(navy.ep_points(unit, deep_space=unit.hex not in system_hexes))
         served = min(need, free.get(unit.hex, 0))
@@ -601,9 +602,9 @@ def order_cost(*, power: Power, payload: dict[str, Any]) -> list[str]:
         hx, storage = carrier.hex, navy.ep_storage(carrier)
         room = None if storage is None else storage - carrier.store["ep"]
     else:  # a group formed this round (R-10.1a): its craft's EP storage, empty
-        craft = _aboard(fleet, payload.get("into"))
-        hx = craft[0][2] if craft else ""
-        room = sum(capacity(d, "ep_storage") for d, _, _ in craft)
+        aboard = _aboard(fleet, payload.get("into"))
+        hx = aboard[0][2] if aboard else ""
+        room = sum(capacity(d, "ep_storage") for d, _, _ in aboard)
     if not hx or not isinstance(ep, int) or ep <= 0:
         return []
     more = "" if room is None else f"; it can take {max(0, room)} more"

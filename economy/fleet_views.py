@@ -25,7 +25,7 @@ from powers.models import Power
 DESIGN_FIELDS = ("id", "name", "class", "mobility", "mass", "npv", "crew", "loadout")
 
 
-def _design_form(power: Power, data: Any = None, errors: list[str] | None = None) -> dict:
+def _design_form(power: Power, data: Any = None, errors: list[str] | None = None) -> dict[str, Any]:
     """The register-a-design form: what was typed (kept on error) and why it was refused."""
     values = {f: str(data.get(f, "")) for f in DESIGN_FIELDS} if data is not None else {}
     return {
@@ -60,7 +60,9 @@ def _npv_check(payload: dict[str, Any]) -> str:
     return f"The systems cost {points} points; NPV {npv} leaves {npv - points} for hull and drives."
 
 
-def _page(request: HttpRequest, power: Power, form: dict, status: int = 200) -> HttpResponse:
+def _page(
+    request: HttpRequest, power: Power, form: dict[str, Any], status: int = 200
+) -> HttpResponse:
     rnd = selectors.live_round(power.campaign_id)
     context = {
         "power": power,

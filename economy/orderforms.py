@@ -494,8 +494,8 @@ def summary(payload: Any) -> str:
 # --- the Fleet page's design form: the systems as a table (R-10.0) ------------------------
 
 DESIGN_ROWS = 8  # blank system rows offered
-SYSTEM_COLUMNS = ("sys_name", "sys_points", "sys_count", "sys_cap1", "sys_amount1")
-SYSTEM_COLUMNS += ("sys_cap2", "sys_amount2")
+SYSTEM_COLUMNS: tuple[str, ...] = ("sys_name", "sys_points", "sys_count")
+SYSTEM_COLUMNS += ("sys_cap1", "sys_amount1", "sys_cap2", "sys_amount2")
 
 
 def system_rows(data: Any) -> list[dict[str, str]]:

@@ -161,7 +161,7 @@ class DesignSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    def get_fields(self) -> dict[str, serializers.Field]:  # type: ignore[type-arg]
+    def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
         fields["class"] = serializers.ChoiceField(  # a Python keyword, so named here
             CraftClass.choices, source="craft_class", read_only=True
@@ -264,7 +264,7 @@ class BuildSerializer(serializers.ModelSerializer):
         return [w.craft.key for w in build.workers.all()]
 
 
-class _PowerList(generics.ListAPIView):  # type: ignore[type-arg]
+class _PowerList(generics.ListAPIView):
     pagination_class = None
 
     def power(self) -> Power:
