@@ -15,7 +15,7 @@ from django.template.response import TemplateResponse
 
 from campaigns import services
 from campaigns.sector_import import SectorImportError, import_into
-from powers.models import Campaign, Power
+from powers.models import Campaign, Consumable, GroupLimit, Power
 from trade.models import MarketEdge, PowerTax
 from trade.routes import SectorFormatError, parse_sector
 
@@ -106,6 +106,22 @@ class MarketEdgeInline(admin.TabularInline):
     max_num = 3
 
 
+class ConsumableInline(admin.TabularInline):
+    """R-10.1a: the campaign's consumables catalogue."""
+
+    model = Consumable
+    fields = ("kind", "mass", "ore")
+    extra = 0
+
+
+class GroupLimitInline(admin.TabularInline):
+    """R-2b: limits per group kind (none unless set)."""
+
+    model = GroupLimit
+    fields = ("kind", "points", "officers")
+    extra = 0
+
+
 class PowerTaxInline(admin.TabularInline):
     model = PowerTax
     fields = ("power", "edge", "tax")
@@ -116,7 +132,7 @@ class PowerTaxInline(admin.TabularInline):
 class CampaignAdmin(admin.ModelAdmin):
     list_display = ("name", "current_round", "power_count", "system_count", "created_at")
     search_fields = ("name",)
-    inlines = (PowerInline, MarketEdgeInline, PowerTaxInline)
+    inlines = (PowerInline, MarketEdgeInline, PowerTaxInline, ConsumableInline, GroupLimitInline)
     actions = (import_sector_action,)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:

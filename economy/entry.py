@@ -399,11 +399,10 @@ def _field_schema(kind: str, spec: Field) -> dict[str, Any]:
     if spec.kind == "ids":
         key = {"type": "string", "minLength": 1, "maxLength": KEY_LENGTH}
         return {"type": "array", "items": key, "minItems": 1, "maxItems": MAX_IDS}
-    if spec.kind == "counts":
+    if spec.kind == "counts":  # kinds of at most KIND_LENGTH characters (OpenAPI 3.0 cannot say)
         return {
             "type": "object",
             "additionalProperties": {"type": "integer", "minimum": 1, "maximum": DESIGN_LIMIT},
-            "propertyNames": {"minLength": 1, "maxLength": KIND_LENGTH},
             "maxProperties": MAX_KINDS,
         }
     if spec.kind == "systems":

@@ -178,3 +178,16 @@ def test_a_later_state_moves_and_drops_what_it_no_longer_has() -> None:
     # and back again (a rollback writes the state a round started from)
     write_state(campaign, copy.deepcopy(STATE))
     assert canonical(export_state(campaign)) == canonical(STATE)
+
+
+def test_loading_derives_a_groups_figures_from_its_craft_as_they_are() -> None:
+    """R-10.7: an admin's change to a craft shows in its group's points at the next load, as
+    when a state is parsed (nothing stale is kept)."""
+    campaign = Campaign.objects.create(name="Fleet derived")
+    write_state(campaign, copy.deepcopy(STATE))
+    Craft.objects.filter(campaign=campaign, key="t2").update(
+        group=FleetGroup.objects.get(campaign=campaign, key="g2")
+    )
+    out = {g["id"]: g for g in export_state(campaign)["groups"]}
+    assert (out["g1"]["points"], out["g1"]["troop_space"]) == (100, 16)
+    assert (out["g2"]["points"], out["g2"]["troop_space"]) == (200, 20)
