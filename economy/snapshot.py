@@ -631,6 +631,12 @@ def _sync(
     return out
 
 
+def _drop(model: type[models.Model], stale: list[Any]) -> None:
+    """Delete these rows by primary key (no query when there are none)."""
+    if stale:
+        model.objects.filter(pk__in=[obj.pk for obj in stale]).delete()
+
+
 def _by_key(qs: Iterable[Any]) -> dict[str, Any]:
     return {obj.key: obj for obj in qs}
 
@@ -726,11 +732,13 @@ def save_state(campaign: Campaign, state: State) -> None:
         _by_key(Shipment.objects.filter(campaign_id=cid)),
     )
     # Groups and statics lose their stale rows only once no craft is in them (after the fleet).
+    groups_now = _by_key(FleetGroup.objects.filter(campaign_id=cid))
+    statics_now = _by_key(Static.objects.filter(campaign_id=cid))
     group_rows = _sync(
         FleetGroup,
         campaign,
         {g.id: _group_values(g, pid) for g in state.groups},
-        _by_key(FleetGroup.objects.filter(campaign_id=cid)),
+        groups_now,
         delete=False,
     )
     static_rows = _sync(
@@ -752,16 +760,12 @@ def save_state(campaign: Campaign, state: State) -> None:
             }
             for s in state.statics
         },
-        _by_key(Static.objects.filter(campaign_id=cid)),
+        statics_now,
         delete=False,
     )
     _save_fleet(campaign, state.fleet, pid, group_rows, static_rows)
-    FleetGroup.objects.filter(campaign_id=cid).exclude(
-        pk__in=[g.pk for g in group_rows.values()]
-    ).delete()
-    Static.objects.filter(campaign_id=cid).exclude(
-        pk__in=[s.pk for s in static_rows.values()]
-    ).delete()
+    _drop(FleetGroup, [g for key, g in groups_now.items() if key not in group_rows])
+    _drop(Static, [s for key, s in statics_now.items() if key not in static_rows])
     _save_market(campaign, state.market, pid)
     _save_bubbles(campaign, state.bubbles, pid)
     _save_agreements(campaign, state.agreements, pid, hub_rows)
@@ -876,9 +880,10 @@ def _save_fleet(
             ),
             batch_size=1000,
         )
-    stale = Craft.objects.filter(campaign_id=cid).exclude(pk__in=[c.pk for c in rows.values()])
-    stale.filter(orbit__isnull=False).delete()  # PROTECT: the craft in orbit before builders
-    stale.delete()
+    stale = [c for key, c in existing.items() if key not in rows]
+    # PROTECT: the craft in orbit go before the builders they orbit
+    _drop(Craft, [c for c in stale if c.orbit_id is not None])
+    _drop(Craft, [c for c in stale if c.orbit_id is None])
     Design.objects.filter(campaign_id=cid).exclude(pk__in=[d.pk for d in designs.values()]).delete()
 
 
