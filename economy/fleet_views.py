@@ -95,9 +95,9 @@ def register_design(request: HttpRequest, power: Power) -> HttpResponse:
             strict=True,
             round_number=int(value) if value.isdigit() and len(value) < 10 else None,
         )
-    except RoundNotOpen as exc:
-        messages.error(request, str(exc))
-        return redirect(reverse("fleet", args=[power.campaign_id, power.key]))
+    except RoundNotOpen as exc:  # over (409, as on the sheet): typed values kept for the next
+        form = _design_form(power, request.POST, [f"order: {exc}"])
+        return _page(request, power, form, status=exc.status)
     except services.OrderInvalid as exc:
         return _page(request, power, _design_form(power, request.POST, exc.errors), status=400)
     name = payload.get("name") or payload.get("id")

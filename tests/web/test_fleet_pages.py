@@ -100,6 +100,10 @@ def test_designs_and_the_register_form(client: Client, world: World) -> None:
     assert refused.status_code == 400 and not Order.objects.exists()
     assert "NPV 12 is below its systems&#x27; point cost 16" in text
     assert 'value="Hull box"' in text and 'value="Dart"' in text  # what was typed is kept
+    typed["round"] = "7"  # a page shown for a round that is over
+    over = client.post(url, typed)
+    assert over.status_code == 409 and "round 7 is over" in over.content.decode()
+    typed["round"] = "1"
     typed["npv"] = "40"
     assert client.post(url, typed).status_code == 302
     order = Order.objects.get()
