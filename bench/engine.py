@@ -1,8 +1,10 @@
 """Benchmark the pure round engine: ``.venv/bin/python bench/engine.py``.
 
-A synthetic campaign of 20 powers, 200 hubs, 2,000 groups and 10,000 orders is resolved with
+A synthetic campaign of 20 powers, 200 hubs, 2,000 groups of 5 craft each, 200 static yards
+with 200 builds in progress and 10,000 orders (a tenth of them fleet orders) is resolved with
 500, 5,000 and 50,000 systems; the best of three runs is printed for each, with the growth ratio.
-Target (issue 3): under 1 s at 5,000 systems on one core; 10x the systems at most ~11x the time.
+Target (issues 3 and 14): under 1 s at 5,000 systems on one core; 10x the systems at most ~11x
+the time.
 
 The contract map holds at most 99 x 99 = 9,801 hexes, so at 50,000 systems several systems share
 a hex; the engine's work per system is the same, which is what the scaling figure measures.
@@ -21,9 +23,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import itertools
 
+from economy.engine.navy import Navy
 from economy.engine.resolve import resolve
 from economy.engine.state import (
     EDGES,
+    Build,
+    Consumable,
+    Craft,
+    Design,
+    DesignSystem,
+    Fleet,
     Group,
     Hub,
     Invasion,
@@ -39,7 +48,30 @@ from economy.engine.state import (
 POWERS = 20
 HUBS = 200
 GROUPS = 2_000
+CRAFT_PER_GROUP = 5
+BUILDS = 200
 ORDERS = 10_000
+
+
+def designs_of(power: str) -> list[Design]:
+    """R-10.0: a static yard, a mobile tender, a frigate and a freighter for each power."""
+
+    def system(sid: str, points: int, **capacity: int) -> DesignSystem:
+        return DesignSystem(sid, sid, points, 1, capacity)
+
+    return [
+        Design(f"{power}-yard", power, "Yard", "civilian", "static", 300, 200, 6,
+               (system("cy", 40, construction=60), system("ws", 20, workshop=100),
+                system("eps", 5, ep_storage=10)), completed=True),
+        Design(f"{power}-tender", power, "Tender", "military", "mobile", 80, 160, 6,
+               (system("cs", 30, construction=30), system("ws", 10, workshop=40),
+                system("eps", 4, ep_storage=8)), completed=True),
+        Design(f"{power}-frigate", power, "Frigate", "military", "mobile", 30, 73, 3,
+               (system("b1", 6), system("eps", 2, ep_storage=2)), {"fighter": 2}, True),
+        Design(f"{power}-freighter", power, "Freighter", "civilian", "mobile", 50, 41, 2,
+               (system("hold", 5, cargo=40, troop=20), system("eps", 2, ep_storage=3)),
+               completed=True),
+    ]  # fmt: skip
 
 
 def hex_code(i: int) -> str:
@@ -114,11 +146,10 @@ def build(n_systems: int, seed: int = 1) -> tuple[State, list[tuple[str, int, An
                 f"g{n:05d}",
                 str(power),
                 at.hex,
-                rng.choice(["maintain_orbit", "none"]),
-                300,
-                5,
-                {"troops": troops},
-                100,
+                rng.choice(["maintain_orbit", "none", "hold_build"]),
+                0,  # R-10.7: points and troop space follow from the craft below
+                {"troops": troops, "ep": rng.randint(0, 8)},
+                0,
                 False,
                 "none",
             )
@@ -131,7 +162,7 @@ def build(n_systems: int, seed: int = 1) -> tuple[State, list[tuple[str, int, An
             True,
             100,
             20,
-            {"pl": rng.randint(0, 100), "troops": 0},
+            {"pl": rng.randint(0, 100), "troops": 0, "ep": 0},
         )
         for i, s in enumerate(held)
         if i % 2 == 0
@@ -146,8 +177,10 @@ def build(n_systems: int, seed: int = 1) -> tuple[State, list[tuple[str, int, An
         if h.guild
     ]
     market = Market({e: Decimal("1.1") for e in EDGES}, {e: Decimal("0.05") for e in EDGES})
+    fleet = fleet_of(rng, powers, groups, statics)
     state = State(1, seed, {}, powers, systems, hubs, groups, statics, invasions, market,
-                  shipments, [])  # fmt: skip
+                  shipments, [], fleet=fleet)  # fmt: skip
+    Navy(state, {g.id: g for g in groups}, {s.id: s for s in statics}).refresh_all()
 
     hubs_of: dict[str, list[Hub]] = {p.id: [] for p in powers}
     for h in hubs:
@@ -156,6 +189,7 @@ def build(n_systems: int, seed: int = 1) -> tuple[State, list[tuple[str, int, An
     for g in groups:
         groups_of[g.power].append(g)
     loose = {p.id: [s for s in own[p.id] if s.id not in in_hub] or own[p.id] for p in powers}
+    yards = {p.id: [c.id for c in fleet.craft if c.power == p.id and c.static] for p in powers}
     sheets: list[tuple[str, int, Any]] = []
     for p in powers:
         mine, my_hubs, my_groups = own[p.id], hubs_of[p.id], groups_of[p.id] or groups[:1]
@@ -192,16 +226,66 @@ def build(n_systems: int, seed: int = 1) -> tuple[State, list[tuple[str, int, An
                 place = next((s.id for s in mine if s.hex == g.hex), mine[0].id)
                 order = {"type": "recruit_troops", "at": place, "troops": rng.randint(1, 10),
                          "into": g.id}  # fmt: skip
-            elif roll < 0.9:
+            elif roll < 0.85:
                 order = {"type": "planetary_project", "system": rng.choice(mine).id,
                          "source": "ore", "target": "bio", "pct": 25}  # fmt: skip
-            elif roll < 0.95:
+            elif roll < 0.88:
                 order = {"type": "hub_maintain", "hub": rng.choice(my_hubs).id}
-            else:
+            elif roll < 0.9:
                 order = {"type": rng.choice(["guild_join", "guild_leave"]),
                          "hub": rng.choice(my_hubs).id}  # fmt: skip
+            else:
+                order = fleet_order(rng, p.id, index, my_groups, yards[p.id])
             sheets.append((p.id, index, order))
     return state, sheets
+
+
+def fleet_of(
+    rng: random.Random, powers: list[Power], groups: list[Group], statics: list[Static]
+) -> Fleet:
+    """Every group gets a tender and four other craft; the first statics of each power are
+    yards, with the builds in progress shared among them."""
+    designs = [d for p in powers for d in designs_of(p.id)]
+    craft: list[Craft] = []
+    for g in groups:
+        kinds = ["tender", "frigate", "frigate", "freighter", "freighter"][:CRAFT_PER_GROUP]
+        for k, kind in enumerate(kinds):
+            craft.append(
+                Craft(f"{g.id}-{k}", g.power, f"{g.power}-{kind}", g.id, None, None,
+                      {"cf": rng.randint(0, 3)}, gantry=g.hex if rng.random() < 0.5 else None)
+            )  # fmt: skip
+    yards: list[Craft] = []
+    per_power = BUILDS // len(powers)
+    for p in powers:
+        for st in [s for s in statics if s.power == p.id][:per_power]:
+            yards.append(Craft(f"{st.id}-y", p.id, f"{p.id}-yard", None, st.id, None, {"cf": 6}))
+    builds = []
+    for i in range(BUILDS):
+        yard = yards[i % len(yards)]
+        kind = rng.choice(["frigate", "freighter"])
+        cost = 100
+        builds.append(
+            Build(f"b{i:04d}", yard.power, "build", f"{yard.power}-{kind}", [yard.id], True, None,
+                  cost, 0, 1, {"ore": rng.randint(0, cost - 1)})
+        )  # fmt: skip
+    catalogue = {"fighter": Consumable("fighter", 2, 7)}
+    return Fleet(designs, craft + yards, builds, catalogue)
+
+
+def fleet_order(
+    rng: random.Random, power: str, index: int, groups: list[Group], yards: list[str]
+) -> dict[str, Any]:
+    """Support §1, §3.2, §3.4: new builds and makes at yards, crew and EP for groups."""
+    g = rng.choice(groups)
+    roll = rng.random()
+    if roll < 0.3 and yards:
+        return {"type": "build", "id": f"n-{power}-{index}", "design": f"{power}-frigate",
+                "builders": [rng.choice(yards)]}  # fmt: skip
+    if roll < 0.4 and yards:
+        return {"type": "make", "builder": rng.choice(yards), "kind": "fighter", "count": 2}
+    if roll < 0.7:
+        return {"type": "crew", "group": g.id}
+    return {"type": "supply_ep", "into": g.id, "ep": rng.randint(1, 6)}
 
 
 def measure(n_systems: int, repeats: int = 3) -> tuple[float, int, int, int]:
@@ -217,7 +301,10 @@ def measure(n_systems: int, repeats: int = 3) -> tuple[float, int, int, int]:
 
 
 def main() -> None:
-    print(f"{POWERS} powers, {HUBS} hubs, {GROUPS} groups, {ORDERS} orders; best of 3")
+    print(
+        f"{POWERS} powers, {HUBS} hubs, {GROUPS} groups of {CRAFT_PER_GROUP} craft,"
+        f" {BUILDS} builds, {ORDERS} orders; best of 3"
+    )
     times = {}
     for n in (500, 5_000, 50_000):
         seconds, n_orders, lines, rejected = measure(n)

@@ -18,7 +18,7 @@ from django_stubs_ext import WithAnnotations
 
 from campaigns import services
 from campaigns.sector_import import SectorImportError, import_into
-from powers.models import Campaign, Power
+from powers.models import Campaign, Consumable, GroupLimit, Power
 from trade.models import MarketEdge, PowerTax
 from trade.routes import SectorFormatError, parse_sector
 
@@ -110,6 +110,22 @@ class MarketEdgeInline(admin.TabularInline[MarketEdge, Campaign]):
     max_num = 3
 
 
+class ConsumableInline(admin.TabularInline[Consumable, Campaign]):
+    """R-10.1a: the campaign's consumables catalogue."""
+
+    model = Consumable
+    fields = ("kind", "mass", "ore")
+    extra = 0
+
+
+class GroupLimitInline(admin.TabularInline[GroupLimit, Campaign]):
+    """R-2b: limits per group kind (none unless set)."""
+
+    model = GroupLimit
+    fields = ("kind", "points", "officers")
+    extra = 0
+
+
 class PowerTaxInline(admin.TabularInline[PowerTax, Campaign]):
     model = PowerTax
     fields = ("power", "edge", "tax")
@@ -125,7 +141,7 @@ class Counts(TypedDict):
 class CampaignAdmin(admin.ModelAdmin[Campaign]):
     list_display = ("name", "current_round", "power_count", "system_count", "created_at")
     search_fields = ("name",)
-    inlines = (PowerInline, MarketEdgeInline, PowerTaxInline)
+    inlines = (PowerInline, MarketEdgeInline, PowerTaxInline, ConsumableInline, GroupLimitInline)
     actions = (import_sector_action,)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:

@@ -1,4 +1,6 @@
-"""The demo campaign: four powers, twenty systems, hubs, groups and statics (``seed_demo``)."""
+"""The demo campaign: four powers, twenty systems, hubs, groups of craft, statics, and for each
+power a shipyard, four designs and the consumables catalogue, so a new player can start a build
+in round 1 (``seed_demo``)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,13 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from campaigns import services
+from economy.snapshot import load_state, save_state
 from powers.models import (
     Campaign,
+    Consumable,
+    Craft,
+    Design,
+    DesignSystem,
     FleetGroup,
     HexType,
     MapHex,
@@ -86,17 +93,85 @@ HUBS = [
     ("fse-core", "fse", "0208", ["0309"], [("0208", "0309")], False, (40, 45, 0)),
 ]
 
-# key, power, hex, kind, order, points, ep, troops, troop_space
+# key, power, hex, kind, order, ep, troops, craft ({design: how many}); points, troop space and
+# EP storage follow from the craft (R-10.7)
 GROUPS = [
-    ("nac-1", "nac", "0203", "standard", "none", 600, 6, 0, 0),
-    ("nac-2", "nac", "0505", "standard", "maintain_orbit", 300, 3, 50, 100),
-    ("esu-1", "esu", "0803", "standard", "none", 700, 7, 0, 0),
-    ("esu-2", "esu", "0606", "standard", "maintain_orbit", 250, 3, 0, 0),
-    ("nsl-1", "nsl", "0808", "standard", "hold_build", 500, 5, 0, 0),
-    ("nsl-2", "nsl", "0507", "civilian", "hold_research", 200, 2, 0, 0),
-    ("fse-1", "fse", "0208", "standard", "none", 550, 6, 0, 0),
-    ("fse-2", "fse", "0506", "reserve", "maintain_orbit", 150, 2, 40, 60),
+    ("nac-1", "nac", "0203", "standard", "none", 6, 0, {"frigate": 3, "cruiser": 2}),
+    ("nac-2", "nac", "0505", "standard", "maintain_orbit", 8, 50, {"frigate": 2, "freighter": 2}),
+    ("esu-1", "esu", "0803", "standard", "none", 7, 0, {"frigate": 4, "cruiser": 2}),
+    ("esu-2", "esu", "0606", "standard", "maintain_orbit", 8, 0, {"frigate": 2, "freighter": 1}),
+    ("nsl-1", "nsl", "0808", "standard", "hold_build", 5, 0, {"frigate": 1, "cruiser": 2}),
+    ("nsl-2", "nsl", "0507", "civilian", "hold_research", 8, 0, {"freighter": 2}),
+    ("fse-1", "fse", "0208", "standard", "none", 6, 0, {"frigate": 3, "cruiser": 2}),
+    ("fse-2", "fse", "0506", "reserve", "maintain_orbit", 6, 40, {"frigate": 1, "freighter": 1}),
 ]
+
+# R-10.1a: the campaign's consumables: kind, mass, Ore each
+CATALOGUE = [("fighter", 1, 3), ("drone", 1, 2), ("missile", 2, 2)]
+DESIGN_TP = 5  # R-10.0: TP to register a design
+
+# Each power's designs (R-10.0), keyed <power>-<design>: name, class, mobility, mass, NPV, CF,
+# loadout, systems (name, points per unit, count, capacities per unit)
+SystemSpec = tuple[str, int, int, dict[str, int]]
+DESIGNS: dict[str, tuple[str, str, str, int, int, int, dict[str, int], list[SystemSpec]]] = {
+    "yard": (
+        "Orbital Yard",
+        "civilian",
+        "static",
+        400,
+        120,
+        6,
+        {},
+        [
+            ("Construction yard", 60, 1, {"construction": 40, "workshop": 60}),
+            ("EP store", 10, 1, {"ep_storage": 20}),
+            ("Hull box", 1, 50, {}),
+        ],
+    ),
+    "frigate": (
+        "Frigate",
+        "military",
+        "mobile",
+        30,
+        60,
+        3,
+        {},
+        [
+            ("Class 1 beam", 3, 2, {}),
+            ("Hull box", 1, 10, {}),
+            ("EP store", 2, 1, {"ep_storage": 4}),
+        ],
+    ),
+    "cruiser": (
+        "Cruiser",
+        "military",
+        "mobile",
+        90,
+        180,
+        9,
+        {"fighter": 6},
+        [
+            ("Class 2 beam", 6, 3, {}),
+            ("Fighter bay", 9, 1, {}),
+            ("Hull box", 1, 30, {}),
+            ("EP store", 4, 1, {"ep_storage": 10}),
+        ],
+    ),
+    "freighter": (
+        "Freighter",
+        "civilian",
+        "mobile",
+        60,
+        40,
+        2,
+        {},
+        [
+            ("Cargo hold", 2, 10, {"cargo": 10}),
+            ("Troop deck", 5, 1, {"troop": 50}),
+            ("EP store", 2, 1, {"ep_storage": 4}),
+        ],
+    ),
+}
 
 # key, power, hex, civilian, passenger_space, passengers, troop_space, troops
 STATICS = [
@@ -222,7 +297,7 @@ def _populate(campaign: Campaign) -> None:
         for key, _p, _c, _n, links, _g, _pool in HUBS
         for a, b in links
     )
-    FleetGroup.objects.bulk_create(
+    groups = FleetGroup.objects.bulk_create(
         FleetGroup(
             campaign=campaign,
             key=key,
@@ -231,12 +306,10 @@ def _populate(campaign: Campaign) -> None:
             row=_xy(code)[1],
             kind=kind,
             order=order,
-            points=points,
             ep=ep,
             troops=troops,
-            troop_space=space,
         )
-        for key, p, code, kind, order, points, ep, troops, space in GROUPS
+        for key, p, code, kind, order, ep, troops, _craft in GROUPS
     )
     Static.objects.bulk_create(
         Static(
@@ -253,3 +326,91 @@ def _populate(campaign: Campaign) -> None:
         )
         for key, p, code, civ, pspace, pax, tspace, troops in STATICS
     )
+    _populate_fleet(campaign, powers, groups)
+
+
+def _populate_fleet(campaign: Campaign, powers: dict[str, Power], groups: list[FleetGroup]) -> None:
+    """R-10: the catalogue, each power's designs, a shipyard static at its homeworld (a builder:
+    construction 40 a round, workshop 60) and the craft of its groups; then the state is loaded
+    and saved once, so groups' points, troop and EP figures follow from their craft (R-10.7)."""
+    campaign.design_tp = DESIGN_TP
+    campaign.save(update_fields=["design_tp"])
+    Consumable.objects.bulk_create(
+        Consumable(campaign=campaign, kind=kind, mass=mass, ore=ore)
+        for kind, mass, ore in CATALOGUE
+    )
+    designs = {
+        (p, d): Design(
+            campaign=campaign,
+            power=power,
+            key=f"{p}-{d}",
+            name=name,
+            craft_class=cls,
+            mobility=mobility,
+            mass=mass,
+            npv=npv,
+            crew=crew,
+            loadout=loadout,
+            completed=True,
+        )
+        for p, power in powers.items()
+        for d, (name, cls, mobility, mass, npv, crew, loadout, _systems) in DESIGNS.items()
+    }
+    Design.objects.bulk_create(designs.values())
+    DesignSystem.objects.bulk_create(
+        DesignSystem(
+            design=design,
+            position=i,
+            key=f"s{i + 1}",
+            name=name,
+            points=points,
+            count=count,
+            **capacity,
+        )
+        for (_p, d), design in designs.items()
+        for i, (name, points, count, capacity) in enumerate(DESIGNS[d][7])
+    )
+    homes = {holder: code for _k, _n, code, holder, kind, *_ in SYSTEMS if kind == "homeworld"}
+    yards = Static.objects.bulk_create(
+        Static(
+            campaign=campaign,
+            key=f"{p}-shipyard",
+            power=power,
+            col=_xy(homes[p])[0],
+            row=_xy(homes[p])[1],
+            civilian=True,
+            ep=10,
+        )
+        for p, power in powers.items()
+    )
+    craft = [
+        Craft(
+            campaign=campaign,
+            key=f"{p}-y1",
+            power=powers[p],
+            design=designs[(p, "yard")],
+            static=yard,
+            crew=DESIGNS["yard"][5],
+        )
+        for p, yard in zip(powers, yards, strict=True)
+    ]
+    for group, (_key, p, *_rest, fleet) in zip(groups, GROUPS, strict=True):
+        n = 0
+        for d, count in fleet.items():
+            for _ in range(count):
+                n += 1
+                loadout = DESIGNS[d][6]
+                craft.append(
+                    Craft(
+                        campaign=campaign,
+                        key=f"{group.key}-{n}",
+                        power=powers[p],
+                        design=designs[(p, d)],
+                        group=group,
+                        crew=DESIGNS[d][5],
+                        consumables=dict(loadout),
+                    )
+                )
+    Craft.objects.bulk_create(craft)
+    StarSystem.objects.filter(campaign=campaign, system_type="homeworld").update(free_ep=10)
+    save_state(campaign, load_state(campaign))

@@ -14,6 +14,7 @@ from django.db.models import Count, Q
 
 from economy.engine.hexgrid import Hex
 from economy.engine.rules import map_bounds
+from economy.fleet_selectors import shown
 from powers.maps import (
     HEX_TYPE_LABELS,
     TRAVELLER_NOTICE,
@@ -21,6 +22,7 @@ from powers.maps import (
     HubArea,
     MapData,
     Marker,
+    OwnGroup,
     OwnHub,
     PowerView,
     PrivateLayer,
@@ -154,7 +156,20 @@ def private_map(*, power: Power) -> MapData:
             hubs=tuple(hubs[h] for h in sorted(hubs, key=lambda h: hubs[h].key)),
             bubbles=_own_bubbles(power),
             routes=_own_routes(power, centres),
+            groups=_own_groups(power),
         ),
+    )
+
+
+def _own_groups(power: Power) -> tuple[OwnGroup, ...]:
+    """R-7.4, R-10.7: the power's groups with their points (derived from their craft), how
+    many craft, their EP and whether they are out of supply (one query)."""
+    return tuple(
+        OwnGroup(shown(power, key), Hex(col, row), points, n, ep, oos)
+        for key, col, row, points, n, ep, oos in FleetGroup.objects.filter(power=power)
+        .annotate(n=Count("craft"))
+        .values_list("key", "col", "row", "points", "n", "ep", "out_of_supply")
+        .order_by("key")
     )
 
 
@@ -318,9 +333,13 @@ def private_hex(*, power: Power, hexagon: Hex) -> HexPanel:
     hub = ""
     if node is not None:
         hub = f"{'centre' if node[1] else 'node'} of hub {node[0]}"
-    groups = list(
-        FleetGroup.objects.filter(power=power, **at).order_by("key").values_list("key", flat=True)
-    )
+    groups = [
+        OwnGroup(shown(power, key), h, points, n, ep, oos).label.removeprefix("Group ")
+        for key, points, n, ep, oos in FleetGroup.objects.filter(power=power, **at)
+        .annotate(n=Count("craft"))
+        .order_by("key")
+        .values_list("key", "points", "n", "ep", "out_of_supply")
+    ]
     statics = list(
         Static.objects.filter(power=power, **at).order_by("key").values_list("key", flat=True)
     )

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from economy.engine.state import CAPACITIES
 from economy.engine.validate import FIELDS
 from economy.orderforms import ORDER_TYPES, Field
 
@@ -38,6 +39,13 @@ MAX_HEXES = 60  # nodes of one hub order
 MAX_LINKS = 120  # links of one hub order
 MAX_SHARES = 60  # rows of one manual distribution
 MAX_POWERS = 40  # powers a group declares it engages
+DESIGN_LIMIT = 10**6  # any figure of a design: mass, NPV, CF, Σ points, Σ of each capacity
+MAX_IDS = 60  # craft named by one fleet order (builders, a group formed)
+MAX_SYSTEMS = 60  # systems of one design
+MAX_KINDS = 20  # consumable kinds in one loadout
+KIND_LENGTH = 24  # powers.Consumable.kind
+SYSTEM_ID = re.compile(r"[A-Za-z0-9_.-]{1,32}")  # powers.DesignSystem.key
+SYSTEM_NAME_LENGTH = 60  # powers.DesignSystem.name
 
 TYPED_ID = re.compile(r"[a-z][a-z0-9-]{0,23}")
 HEX = re.compile(r"(0[1-9]|[1-9][0-9])(0[1-9]|[1-9][0-9])")
@@ -54,6 +62,15 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "pl": (1, INT32),
     "loyalty": (1, SMALLINT),
     "pct": (0, 100),
+    # the fleet (issue 14): 32-bit columns of craft, groups and statics; a design's figures
+    # within DESIGN_LIMIT, so the sums over a group's craft stay far inside their columns
+    "ore": (0, INT32),
+    "mass": (1, DESIGN_LIMIT),
+    "npv": (1, DESIGN_LIMIT),
+    "crew": (0, DESIGN_LIMIT),
+    "count": (1, INT32),
+    "cf": (1, INT32),
+    "ep": (1, INT32),
 }
 # A shipment's amount is a 32-bit column (trade.Shipment.amount).
 INT_RANGES_BY_TYPE: dict[tuple[str, str], tuple[int, int]] = {("ship", "amount"): (1, INT32)}
@@ -159,7 +176,80 @@ def _field_shape(kind: str, spec: Field, v: Any, *, contract: bool = False) -> s
         return None
     if spec.kind == "shares":
         return _shares(v)
+    if spec.kind == "ids":
+        if not isinstance(v, list):
+            return None if contract else "expected a list of ids"
+        if len(v) > MAX_IDS:
+            return f"at most {MAX_IDS} ids"
+        return next((p for p in map(_text, v) if p), None)
+    if spec.kind == "counts":
+        return None if contract and not isinstance(v, dict) else _counts(v)
+    if spec.kind == "systems":
+        return _systems(v, contract=contract)
     raise ValueError(f"no storage limits known for field kind {spec.kind!r}")
+
+
+def _counts(v: Any) -> str | None:
+    """R-10.1a: ``{kind: n}``."""
+    if not isinstance(v, dict):
+        return "expected an object of consumable kind -> count"
+    if len(v) > MAX_KINDS:
+        return f"at most {MAX_KINDS} kinds"
+    for kind, n in v.items():
+        problem = _text(kind, KIND_LENGTH) or _int(n, 1, DESIGN_LIMIT)
+        if problem:
+            return f"{str(kind)[:KIND_LENGTH]}: {problem}"
+    return None
+
+
+SYSTEM_KEYS = ("id", "name", "points", "count", *CAPACITIES)
+
+
+def _systems(v: Any, *, contract: bool = False) -> str | None:
+    """R-10.0: a design's systems, each ``{id, name, points, count, <capacity>: n}``, as
+    ``powers.DesignSystem`` stores them. In the contract's form, keys it does not know are
+    ignored and a malformed entry is the engine's to name; only what cannot be stored counts."""
+    if not isinstance(v, list):
+        return None if contract else "expected a list of systems"
+    if len(v) > MAX_SYSTEMS:
+        return f"at most {MAX_SYSTEMS} systems"
+    for i, system in enumerate(v, start=1):
+        if not isinstance(system, dict):
+            if contract:
+                continue
+            return f"system {i}: expected an object"
+        unknown = sorted(str(k)[:40] for k in system if k not in SYSTEM_KEYS)
+        if unknown and not contract:
+            return f"system {i}: {unknown[0]!r} is not a capacity (use {', '.join(CAPACITIES)})"
+        ident = system.get("id")
+        if contract and not isinstance(ident, str):
+            continue
+        if not isinstance(ident, str) or not SYSTEM_ID.fullmatch(ident):
+            return f"system {i}: its id is 1-32 letters, digits, '_', '.' or '-'"
+        problem = _text(system.get("name", ident), SYSTEM_NAME_LENGTH)
+        for key in ("points", "count", *CAPACITIES):
+            if problem is None and key in system:
+                problem = _int(system[key], 0, DESIGN_LIMIT)
+        if problem:
+            return f"system {i}: {problem}"
+    return _design_totals(v)
+
+
+def _design_totals(systems: list[Any]) -> str | None:
+    """A design's points and each capacity, summed over its units, within ``DESIGN_LIMIT``."""
+    totals: dict[str, int] = {}
+    for system in systems:
+        count = system.get("count", 1) if isinstance(system, dict) else 0
+        if not isinstance(count, int) or isinstance(count, bool):
+            continue
+        for key in ("points", *CAPACITIES):
+            per_unit = system.get(key, 0)
+            if isinstance(per_unit, int) and not isinstance(per_unit, bool):
+                totals[key] = totals.get(key, 0) + abs(per_unit * count)
+    over = [key for key, total in totals.items() if total > DESIGN_LIMIT]
+    if over:
+        return f"{over[0].replace('_', ' ')}: at most {DESIGN_LIMIT:,} for the whole design"
+    return None
 
 
 def _shares(v: Any) -> str | None:
@@ -306,6 +396,33 @@ def _field_schema(kind: str, spec: Field) -> dict[str, Any]:
     if spec.kind == "links":
         pair = {"type": "array", "items": hex_, "minItems": 2, "maxItems": 2}
         return {"type": "array", "items": pair, "maxItems": MAX_LINKS}
+    if spec.kind == "ids":
+        key = {"type": "string", "minLength": 1, "maxLength": KEY_LENGTH}
+        return {"type": "array", "items": key, "minItems": 1, "maxItems": MAX_IDS}
+    if spec.kind == "counts":  # kinds of at most KIND_LENGTH characters (OpenAPI 3.0 cannot say)
+        return {
+            "type": "object",
+            "additionalProperties": {"type": "integer", "minimum": 1, "maximum": DESIGN_LIMIT},
+            "maxProperties": MAX_KINDS,
+        }
+    if spec.kind == "systems":
+        units = {"type": "integer", "minimum": 0, "maximum": DESIGN_LIMIT}
+        system = {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "pattern": f"^{SYSTEM_ID.pattern}$"},
+                "name": {
+                    "type": "string",
+                    "pattern": f"^[^\\u0000-\\u001f\\u007f]{{1,{SYSTEM_NAME_LENGTH}}}$",
+                },
+                "points": units,
+                "count": {**units, "minimum": 1},
+                **{kind: units for kind in CAPACITIES},
+            },
+            "required": ["id", "points"],
+            "additionalProperties": False,
+        }
+        return {"type": "array", "items": system, "maxItems": MAX_SYSTEMS}
     if spec.kind == "shares":
         amount = {"type": "integer", "minimum": 0, "maximum": MAX_AMOUNT}
         share = {

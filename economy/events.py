@@ -19,6 +19,17 @@ def _reverted(d: Data) -> str:
     return f"{d['system']} reverts to {d['type']} ({d['why']}){lowered}"
 
 
+def _build_started(d: Data) -> str:
+    where = f"at {d['hex']}" if d["hex"] else "inside its builder"
+    extra = f", {d['surcharge']} of it for a new design" if d["surcharge"] else ""
+    return f"Build {d['build']} of {d['design_name']} started {where}: {d['cost']} Ore{extra}"
+
+
+def _unbuilt(d: Data) -> str:
+    got = f"{d['ore']} Ore reclaimed" if d["where"] else f"{d['ore']} Ore lost (nowhere to keep it)"
+    return f"{d['craft']} unbuilt at {d['builder']}: {got}"
+
+
 def _motion(d: Data) -> str:
     outcome = f"passed — {d['effect']}" if d["passed"] else "failed"
     return f"UN motion {d['motion']} ({d['motion_kind']}): {outcome}; {d['reason']}"
@@ -73,6 +84,23 @@ WORDS: dict[str, str | Callable[[Data], str]] = {
     "project.stopped": "{system}'s planetary project stops",
     "un.market_report": "Common Market Report of round {round}",
     "un.motion": _motion,
+    "design.registered": "Design {design_name} registered",
+    "build.started": _build_started,
+    "build.idle": "Build {build} takes no Ore this round",
+    "build.completed": "{craft} ({design_name}) is finished, in orbit with {builder}",
+    "build.cancelled": "Build {build} cancelled: the {ore} Ore paid is lost",
+    "gantry.set_up": "{craft} sets up its gantry at {hex}",
+    "gantry.lost": "{craft} moved: its gantry at {hex} is lost",
+    "unbuild.done": _unbuilt,
+    "unbuild.gone": "Unbuild {build}: {craft} is gone, nothing to unbuild",
+    "unbuild.waits": "Unbuild {build} waits: its builder cannot work on {craft} this round",
+    "fleet.formed": "{carrier} formed at {hex} from {craft!j}",
+    "crew.short": "Only {made} of the {wanted} CF asked for could be crewed",
+    "supply.out": (
+        "{carrier} at {hex} is out of supply: it needed {need} EP, had {free} free and"
+        " {stored} stored; its Hold-Special order is not carried out"
+    ),
+    "supply.full": "{carrier} can store {storage} EP: {rest} EP were not taken",
 }
 
 #: data key -> which names an id in it is looked up in.
@@ -87,6 +115,8 @@ ROLES: dict[str, str] = {
     "hub": "hubs",
     "group": "groups",
     "carrier": "carriers",
+    "craft": "craft",
+    "builder": "craft",
     "source": "places",
     "dest": "places",
     "order": "orders",
@@ -106,16 +136,22 @@ class Names:
     hubs: dict[str, str] = field(default_factory=dict)
     groups: dict[str, str] = field(default_factory=dict)
     statics: dict[str, str] = field(default_factory=dict)
+    craft: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of_state(cls, state: Mapping[str, Any], powers: Mapping[str, str]) -> Names:
         """From a contract state (systems' names and hexes) and the powers' names."""
+        designs = {d["id"]: d.get("name", d["id"]) for d in state.get("designs", [])}
         return cls(
             systems={s["id"]: f"{s['name']} ({s['hex']})" for s in state.get("systems", [])},
             powers=dict(powers),
             hubs={h["id"]: h["id"] for h in state.get("hubs", [])},
             groups={g["id"]: g["id"] for g in state.get("groups", [])},
             statics={s["id"]: s["id"] for s in state.get("statics", [])},
+            craft={
+                c["id"]: f"{c['id']} ({designs.get(c['design'], c['design'])})"
+                for c in state.get("craft", [])
+            },
         )
 
     def render(self, key: str, value: Any) -> Any:
@@ -130,6 +166,7 @@ class Names:
             "hubs": self.hubs,
             "groups": self.groups,
             "carriers": {**self.statics, **self.groups},
+            "craft": self.craft,
             "places": {**self.systems, **{k: f"hub {v}" for k, v in self.hubs.items()}},
             "orders": ORDERS,
             "statuses": STATUSES,

@@ -8,7 +8,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from economy.engine.state import GROUP_ORDERS, GROUP_STATUSES
+from economy.engine.state import (
+    CAPACITIES,
+    CRAFT_CLASSES,
+    GROUP_KINDS,
+    GROUP_ORDERS,
+    GROUP_STATUSES,
+    MOBILITIES,
+)
 
 
 @dataclass(frozen=True)
@@ -16,7 +23,8 @@ class Field:
     name: str
     label: str
     # "ref" (a select), "enum", "int", "bool", "text", "typed_id" (a new id the player
-    # chooses, economy.entry), "hex", "hexes", "powers", "links", "shares"
+    # chooses, economy.entry), "hex", "hexes", "powers", "links", "shares", and for the fleet
+    # "ids" (several refs), "counts" ({kind: n}) and "systems" (a design's systems, R-10.0)
     kind: str
     source: str = ""  # for refs: see Choices
     options: tuple[str, ...] = ()
@@ -30,6 +38,7 @@ class OrderType:
     label: str
     cite: str
     fields: tuple[Field, ...]
+    pays: str = ""  # what it costs, where that is paid from and when, in words (issue 14)
 
 
 def _ref(name: str, label: str, source: str, help: str = "") -> Field:
@@ -42,6 +51,18 @@ def _enum(name: str, label: str, *options: str) -> Field:
 
 def _int(name: str, label: str, help: str = "") -> Field:
     return Field(name, label, "int", help=help)
+
+
+def _new_id(label: str) -> Field:
+    return Field("id", label, "typed_id", help=TYPED_ID_HELP)
+
+
+TYPED_ID_HELP = "1-24 lower-case letters, digits or '-', starting with a letter"
+SYSTEMS_HELP = (
+    "one system a line: name: points per unit, xcount, then any capacities, e.g. "
+    "'Class 1 beam: 3 x2', 'Hull box: 1 x10', 'Construction yard: 40, construction 30, "
+    "workshop 50'. Capacities: " + ", ".join(c.replace("_", " ") for c in CAPACITIES)
+)
 
 
 ORDER_TYPES: dict[str, OrderType] = {
@@ -111,12 +132,7 @@ ORDER_TYPES: dict[str, OrderType] = {
         "Set up a trade hub",
         "Support 4.1.1, R-5.1",
         (
-            Field(
-                "id",
-                "New hub id",
-                "typed_id",
-                help="1-24 lower-case letters, digits or '-', starting with a letter",
-            ),
+            _new_id("New hub id"),
             Field("name", "Hub name", "text", help="optional", engine=False, max_length=60),
             Field("centre", "Centre hex", "hex", help="XXYY"),
             Field("nodes", "Node hexes", "hexes", help="e.g. 0203 0305"),
@@ -198,6 +214,115 @@ ORDER_TYPES: dict[str, OrderType] = {
             _ref("invader", "Invader", "other_powers"),
         ),
     ),
+    "register_design": OrderType(
+        "Register a design",
+        "Support 1.1, R-10.0",
+        (
+            _new_id("New design id"),
+            Field("name", "Design name", "text", help="optional", max_length=60),
+            _enum("class", "Class", *CRAFT_CLASSES),
+            _enum("mobility", "Mobility", *MOBILITIES),
+            _int("mass", "Mass"),
+            _int("npv", "NPV (Ore to build)", help="at least its systems' points"),
+            _int("crew", "Crew factors needed", help="optional, default 0"),
+            Field("systems", "Systems", "systems", help=SYSTEMS_HELP),
+            Field(
+                "loadout",
+                "Built with consumables",
+                "counts",
+                source="kinds",
+                help="optional, e.g. fighter 6, missile 2",
+            ),
+        ),
+        "Costs the campaign's TP per design from your bank at the start of the Support Phase "
+        "(§1); you can build it in the same round.",
+    ),
+    "build": OrderType(
+        "Build a craft",
+        "Support 1.1, R-10.1",
+        (
+            _new_id("New craft id"),
+            _ref("design", "Design", "designs"),
+            Field(
+                "builders",
+                "Builders",
+                "ids",
+                source="builders",
+                help="one, or several in one hex pooling on an external build",
+            ),
+            _int("ore", "Ore this round", help="optional: default all the builders can take"),
+        ),
+        "Costs the design's NPV in Ore (+10 %, rounded up, while no craft of it is finished; its "
+        "consumables at the catalogue's cost), paid each Support Phase up to the builders' "
+        "construction rating from the hub pool covering their hex, else your system's stockpile "
+        "there. The craft is finished in orbit with its builder once it is paid in full.",
+    ),
+    "adjust_build": OrderType(
+        "Change or cancel work in progress",
+        "R-10.7",
+        (
+            _ref("build", "Work in progress", "work"),
+            _int("ore", "Ore this round", help="exactly this much this round"),
+            Field("builders", "New builders", "ids", source="builders", help="external only"),
+            Field("cancel", "Cancel it", "bool", help="the Ore paid so far is lost"),
+        ),
+        "Costs nothing itself; Ore this round is paid as for a build. Cancelling loses the Ore "
+        "paid so far.",
+    ),
+    "unbuild": OrderType(
+        "Unbuild a craft",
+        "Support 1.3, R-10.3",
+        (
+            _new_id("New work id"),
+            _ref("craft", "Craft to unbuild", "own_craft"),
+            _ref("builder", "At builder", "builders"),
+        ),
+        "Works through the craft's NPV at the builder's construction rating (it builds nothing "
+        "else that round). On completion you reclaim the NPV less the fatigue cost (half for a "
+        "captured craft) in Ore, and its crew as PL, where the hex keeps its goods.",
+    ),
+    "make": OrderType(
+        "Make consumables",
+        "Support 1.4, R-10.1a",
+        (
+            _ref("builder", "Builder or repairer", "builders"),
+            _ref("kind", "Consumable", "kinds"),
+            _int("count", "How many"),
+        ),
+        "Costs the catalogue's Ore for each, within the builder's rating, from the hub pool "
+        "covering its hex, else your system's stockpile there; stored in its workshop.",
+    ),
+    "form_group": OrderType(
+        "Form a group from craft in orbit",
+        "Support 1.1, R-2b",
+        (
+            _new_id("New group id"),
+            Field("craft", "Craft", "ids", source="orbiting", help="craft in orbit, one hex"),
+            _enum("kind", "Group kind", *GROUP_KINDS),
+        ),
+        "Free. Mobile craft form a group, static craft a static, after all building this round.",
+    ),
+    "crew": OrderType(
+        "Crew a group or craft",
+        "Support 3.2, R-7.2",
+        (
+            _ref("group", "Group", "crewed"),
+            _ref("craft", "Or one craft", "craft"),
+            _int("cf", "Crew factors", help="optional: default as many as the PL pays for"),
+        ),
+        "Costs 5 PL per military CF, 2 PL per civilian CF, from PL reaching the hex (its hub "
+        "pool, else your system's stockpile there), after recruiting troops.",
+    ),
+    "supply_ep": OrderType(
+        "Supply EP",
+        "Support 3.4, R-7.4",
+        (
+            _ref("into", "Into group or static", "supplied"),
+            _int("ep", "EP"),
+        ),
+        "Costs 1 Bio per EP, from Bio reaching the hex (its hub pool, else your system's "
+        "stockpile there), up to its free EP storage.",
+    ),
     "planetary_project": OrderType(
         "Planetary project",
         "Support 6, R-9.1",
@@ -221,6 +346,11 @@ def payload_from(kind: str, data: Any) -> dict[str, Any]:
     if spec is None:
         return payload
     for f in spec.fields:
+        if f.kind == "ids":
+            ids = _ids(data, f.name)
+            if ids:
+                payload[f.name] = ids
+            continue
         raw = str(data.get(f.name, "") or "").strip()
         if raw == "":
             continue
@@ -238,9 +368,68 @@ def payload_from(kind: str, data: Any) -> dict[str, Any]:
             payload[f.name] = raw.lower() in ("on", "true", "1", "yes")
         elif f.kind == "shares":
             payload[f.name] = [_share(part) for part in raw.split(";") if part.strip()]
+        elif f.kind == "counts":
+            payload[f.name] = _counts(raw)
+        elif f.kind == "systems":
+            lines = [line for line in re.split(r"[\n;]+", raw) if line.strip()]
+            payload[f.name] = [_system(line, i) for i, line in enumerate(lines)]
         else:
             payload[f.name] = raw
     return payload
+
+
+def _ids(data: Any, name: str) -> list[str]:
+    """Several refs: a multiple select (a QueryDict's list), a list, or ids in one text."""
+    values = data.getlist(name) if hasattr(data, "getlist") else data.get(name, [])
+    if isinstance(values, str):
+        values = [values]
+    return [v for value in values for v in re.split(r"[\s,;]+", str(value)) if v]
+
+
+def _number(text: str) -> int | str:
+    return int(text) if _INT.match(text) else text
+
+
+def _counts(text: str) -> dict[str, Any]:
+    """``fighter 6, missile 2`` -> ``{"fighter": 6, "missile": 2}`` (R-10.1a)."""
+    out: dict[str, Any] = {}
+    for part in re.split(r"[,;]+", text):
+        words = part.split()
+        if words:
+            out[words[0]] = _number(words[1]) if len(words) > 1 else ""
+    return out
+
+
+_SYSTEM = re.compile(r"^(?P<name>.+?)\s*:\s*(?P<points>[^\s,]+)(?:\s*[x×]\s*(?P<count>[^\s,]+))?")
+
+
+def _system(line: str, index: int) -> dict[str, Any]:
+    """R-10.0: ``Construction yard: 40 x1, construction 30`` -> a design system. Its id is its
+    place in the list (``s1``, ``s2``, …); what does not parse is passed on for the engine to
+    name."""
+    head, *capacities = line.split(",")
+    system: dict[str, Any] = {"id": f"s{index + 1}"}
+    match = _SYSTEM.match(head.strip())
+    if match is None:
+        return {**system, "name": head.strip(), "points": head.strip()}
+    system.update(name=match["name"], points=_number(match["points"]))
+    if match["count"] is not None:
+        system["count"] = _number(match["count"])
+    for part in capacities:
+        *words, amount = part.split() or [""]
+        key = "_".join(words).lower()
+        system[key or part.strip()] = _number(amount)
+    return system
+
+
+def _system_text(system: Any) -> str:
+    if not isinstance(system, dict):
+        return str(system)
+    text = f"{system.get('name', system.get('id', ''))}: {system.get('points', '')}"
+    if system.get("count", 1) != 1:
+        text += f" x{system['count']}"
+    extra = [k for k in system if k not in ("id", "name", "points", "count")]
+    return text + "".join(f", {k.replace('_', ' ')} {system[k]}" for k in extra)
 
 
 def _share(text: str) -> dict[str, Any]:
@@ -273,6 +462,12 @@ def form_values(payload: dict[str, Any]) -> dict[str, str]:
             )
         elif f.kind == "bool":
             values[f.name] = "on" if v is True else ""
+        elif f.kind == "ids" and isinstance(v, list):
+            values[f.name] = " ".join(map(str, v))
+        elif f.kind == "counts" and isinstance(v, dict):
+            values[f.name] = ", ".join(f"{k} {n}" for k, n in v.items())
+        elif f.kind == "systems" and isinstance(v, list):
+            values[f.name] = "\n".join(_system_text(x) for x in v)
         else:
             values[f.name] = str(v)
     return values
@@ -291,5 +486,51 @@ def summary(payload: Any) -> str:
     keys = [k for k in labels if k in payload] + sorted(
         str(k) for k in payload if k != "type" and k not in labels
     )
+    values = {k: v.replace("\n", "; ") for k, v in values.items()}  # systems, one per line
     parts = [f"{labels.get(k, k)} {values.get(k, payload[k])}" for k in keys]
     return f"{label}: {', '.join(parts)}" if parts else label
+
+
+# --- the Fleet page's design form: the systems as a table (R-10.0) ------------------------
+
+DESIGN_ROWS = 8  # blank system rows offered
+SYSTEM_COLUMNS: tuple[str, ...] = ("sys_name", "sys_points", "sys_count")
+SYSTEM_COLUMNS += ("sys_cap1", "sys_amount1", "sys_cap2", "sys_amount2")
+
+
+def system_rows(data: Any) -> list[dict[str, str]]:
+    """The systems table as typed (``sys_<column>`` lists), padded with blank rows."""
+    columns = {c: data.getlist(c) if hasattr(data, "getlist") else [] for c in SYSTEM_COLUMNS}
+    count = max((len(v) for v in columns.values()), default=0)
+    rows = [
+        {c.removeprefix("sys_"): (columns[c][i] if i < len(columns[c]) else "") for c in columns}
+        for i in range(count)
+    ]
+    typed = [r for r in rows if any(v.strip() for v in r.values())]
+    return typed + [dict.fromkeys((c.removeprefix("sys_") for c in SYSTEM_COLUMNS), "")] * max(
+        DESIGN_ROWS - len(typed), 2
+    )
+
+
+def design_payload(data: Any) -> dict[str, Any]:
+    """A ``register_design`` order from the Fleet page's form: its fields, and its systems from
+    the table's rows (one capacity or two per row); values that do not parse are passed on for
+    the entry check to name."""
+    payload = payload_from("register_design", data)
+    systems: list[dict[str, Any]] = []
+    for row in system_rows(data):
+        if not row["name"].strip() and not row["points"].strip():
+            continue
+        system: dict[str, Any] = {"id": f"s{len(systems) + 1}"}
+        if row["name"].strip():
+            system["name"] = row["name"].strip()
+        system["points"] = _number(row["points"].strip())
+        if row["count"].strip():
+            system["count"] = _number(row["count"].strip())
+        for cap, amount in ((row["cap1"], row["amount1"]), (row["cap2"], row["amount2"])):
+            if cap.strip() and amount.strip():
+                system[cap.strip()] = _number(amount.strip())
+        systems.append(system)
+    if systems:
+        payload["systems"] = systems
+    return payload

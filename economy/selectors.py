@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from economy.engine.codec import dump_state
 from economy.engine.resolve import resolve, round_rng
 from economy.events import Names, describe, in_words
+from economy.fleet_selectors import fleet_choices, shown
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
 from economy.snapshot import export_state, load_state
 from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
@@ -78,12 +79,15 @@ class Choices:
     systems: list[tuple[str, str]]
     statics: list[tuple[str, str]]
     other_powers: list[tuple[str, str]]
+    fleet: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # fleet_selectors
 
     def get(self, source: str) -> list[tuple[str, str]]:
         if source == "places":
             return self.hubs + self.held
         if source == "carriers":
             return self.groups + self.statics
+        if source in self.fleet:
+            return self.fleet[source]
         named: list[tuple[str, str]] = getattr(self, source)
         return named
 
@@ -110,6 +114,7 @@ def choices_for(power: Power) -> Choices:
             .exclude(pk=power.pk)
             .order_by("name")
         ],
+        fleet=fleet_choices(power),
     )
 
 
@@ -169,12 +174,47 @@ def _holdings(
         if g["power"] == power:
             labels[f"group:{g['id']}"] = f"group {g['id']}"
             amounts[(f"group:{g['id']}", "troops")] = g["troops"]
+            amounts[(f"group:{g['id']}", "ep")] = g.get("ep", 0)
     for s in state["statics"]:
         if s["power"] == power:
             labels[f"static:{s['id']}"] = f"static {s['id']}"
             amounts[(f"static:{s['id']}", "pl")] = s["passengers"]
             amounts[(f"static:{s['id']}", "troops")] = s["troops"]
+            amounts[(f"static:{s['id']}", "ep")] = s.get("ep", 0)
+    _fleet_holdings(state, power, amounts, labels)
     return amounts, labels
+
+
+_NEW_PLACES = {"build": "build", "craft": "craft", "workshop": "workshop of"}
+
+
+def _new_place(where: str, power: str) -> str:
+    """A place the round created (work started, a craft finished): named as at its start."""
+    kind, _, key = where.partition(":")
+    if kind in _NEW_PLACES:
+        return f"{_NEW_PLACES[kind]} {shown(power, key)}"
+    return where
+
+
+def _fleet_holdings(
+    state: dict[str, Any], power: str, amounts: dict[tuple[str, str], int], labels: dict[str, str]
+) -> None:
+    """R-0.4, issue 14: crew and consumables aboard craft, consumables in their workshops, and
+    the Ore paid into work in progress are the power's stockpiles too."""
+    for c in state.get("craft", []):
+        if c["power"] == power:
+            name = shown(power, c["id"])
+            labels[f"craft:{c['id']}"] = f"craft {name}"
+            labels[f"workshop:{c['id']}"] = f"workshop of {name}"
+            amounts[(f"craft:{c['id']}", "cf")] = c.get("crew", 0)
+            for kind, n in c.get("consumables", {}).items():
+                amounts[(f"craft:{c['id']}", kind)] = n
+            for kind, n in c.get("workshop", {}).items():
+                amounts[(f"workshop:{c['id']}", kind)] = n
+    for b in state.get("builds", []):
+        if b["power"] == power:
+            labels[f"build:{b['id']}"] = f"{b.get('kind', 'build')} {shown(power, b['id'])}"
+            amounts[(f"build:{b['id']}", "ore")] = b.get("paid", 0)
 
 
 def build_statement(
@@ -199,7 +239,7 @@ def build_statement(
     stocks = [
         StockRow(
             where,
-            labels.get(where, where),
+            labels.get(where) or _new_place(where, power),
             res,
             amounts.get((where, res), 0),
             amounts.get((where, res), 0) + delta,

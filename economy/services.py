@@ -25,7 +25,7 @@ from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
-from economy.engine.validate import Catalog, check_order
+from economy.engine.validate import PROMISES, Catalog, FleetCatalog, check_order
 from economy.models import (
     LedgerLine,
     Order,
@@ -39,7 +39,18 @@ from economy.rounds import audit, audit_power, lock_open_round
 from economy.snapshot import export_state, load_state, save_state, write_state
 from ftcamp.celery import app as celery_app
 from ftcamp.errors import Missing, Refused
-from powers.models import Campaign, CommandBubble, FleetGroup, Power, StarSystem, Static
+from powers.models import (
+    Build,
+    Campaign,
+    CommandBubble,
+    Consumable,
+    Craft,
+    Design,
+    FleetGroup,
+    Power,
+    StarSystem,
+    Static,
+)
 from trade import services as trade_services
 from trade.models import Agreement, Motion, RateHistory, Shipment, TradeHub
 
@@ -86,20 +97,45 @@ def _checked(power: Power, payload: Any) -> dict[str, Any]:
 
 
 def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) -> list[str]:
-    return check_order(catalog or entry_catalog(power.campaign), power.key, stored)
+    catalog = catalog or entry_catalog(power.campaign)
+    if stored.get("type") in PROMISED_TO:  # R-10.1a: it may name what the sheet creates
+        catalog.fleet.promised.update(sheet_promises(power))
+    return check_order(catalog, power.key, stored)
+
+
+# Fleet orders whose ids may be created by earlier orders of the same sheet (validate.py).
+PROMISED_TO = ("build", "crew", "supply_ep", "form_group")
+
+
+def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
+    """What the power's sheet for the open round creates (R-10.1a): designs registered, craft
+    built, groups formed, by id -> (what, power); as ``validate.FleetCatalog.of`` reads a
+    sheet (one query)."""
+    out: dict[str, tuple[str, str]] = {}
+    for payload in Order.objects.filter(
+        sheet__power=power,
+        sheet__round__status=RoundStatus.OPEN,
+        payload__type__in=list(PROMISES),
+    ).values_list("payload", flat=True):
+        if isinstance(payload.get("id"), str):
+            out.setdefault(payload["id"], (PROMISES[payload["type"]], power.key))
+    return out
 
 
 def entry_catalog(campaign: Campaign) -> Catalog:
     """Who owns what, for the engine's entry rules: the facts ``Catalog.of`` reads from the
     state, in one query of keys and owners (and the map's bounds). Its ids are every key of the
     campaign (a superset of the state's, so entry is never laxer than resolution)."""
-    owned: dict[str, dict[str, Any]] = {"group": {}, "static": {}, "hub": {}, "system": {}}
+    owned: dict[str, dict[str, Any]] = {
+        k: {} for k in ("group", "static", "hub", "system", *FLEET_KINDS)
+    }
     powers: set[str] = set()
     ids: set[str] = set()
     with connection.cursor() as cur:
         cur.execute(_catalog_sql(), {"campaign": campaign.pk})
         for kind, key, owner in cur.fetchall():
-            ids.add(key)
+            if kind != "consumable":  # a catalogue kind is not an id
+                ids.add(key)
             if kind == "power":
                 powers.add(key)
             elif kind in owned:
@@ -112,7 +148,17 @@ def entry_catalog(campaign: Campaign) -> Catalog:
         owned["system"],
         ids,
         campaign.map_bounds(),
+        FleetCatalog(
+            owned["design"],
+            owned["craft"],
+            {**owned["build"], **owned["unbuild"]},
+            set(owned["consumable"]),
+            {key: ("craft", owner) for key, owner in owned["build"].items()},
+        ),
     )
+
+
+FLEET_KINDS = ("design", "craft", "build", "unbuild", "consumable")  # R-10: in _catalog_sql
 
 
 @cache
@@ -123,12 +169,15 @@ def _catalog_sql() -> str:
     powers = q(Power._meta.db_table)
 
     # Built from model metadata and constants only; the campaign is a query parameter.
-    def part(model: type[Model], kind: str, owner: str | None = None) -> str:
+    def part(model: type[Model], kind: str, owner: str | None = None, key: str = "key") -> str:
         table = q(model._meta.db_table)
+        label = f"'{kind}'" if kind != "x.kind" else kind  # a build's kind: build or unbuild
         if owner is None:
-            return f"SELECT '{kind}', x.key, NULL FROM {table} x WHERE x.campaign_id = %(campaign)s"  # noqa: S608
+            return (
+                f"SELECT {label}, x.{key}, NULL FROM {table} x WHERE x.campaign_id = %(campaign)s"  # noqa: S608
+            )
         return (
-            f"SELECT '{kind}', x.key, o.key FROM {table} x LEFT JOIN {powers} o "  # noqa: S608
+            f"SELECT {label}, x.{key}, o.key FROM {table} x LEFT JOIN {powers} o "  # noqa: S608
             f"ON o.id = x.{q(owner)} WHERE x.campaign_id = %(campaign)s"
         )
 
@@ -140,6 +189,10 @@ def _catalog_sql() -> str:
             part(TradeHub, "hub", "power_id"),
             part(StarSystem, "system", "holder_id"),
             *(part(m, "other") for m in (Shipment, CommandBubble, Agreement, Motion)),
+            part(Design, "design", "power_id"),
+            part(Craft, "craft", "power_id"),
+            part(Build, "x.kind", "power_id"),
+            part(Consumable, "consumable", key="kind"),
         ]
     )
 

@@ -18,10 +18,13 @@ from typing import Any, TypeVar
 from django.db import models
 
 from economy.engine.codec import dump_state, parse_state
+from economy.engine.navy import Navy
 from economy.engine.rules import derived_type
 from economy.engine.state import (
+    CAPACITIES,
     EDGES,
     Bubble,
+    Fleet,
     Group,
     Hub,
     Leg,
@@ -30,10 +33,17 @@ from economy.engine.state import (
     Project,
     State,
     System,
+    Workshop,
 )
 from economy.engine.state import (
     Agreement as AgreementState,
 )
+from economy.engine.state import Build as BuildState
+from economy.engine.state import Consumable as ConsumableState
+from economy.engine.state import Craft as CraftState
+from economy.engine.state import Design as DesignState
+from economy.engine.state import DesignSystem as DesignSystemState
+from economy.engine.state import GroupLimit as GroupLimitState
 from economy.engine.state import (
     Invasion as InvasionState,
 )
@@ -53,9 +63,16 @@ from powers.db import bulk_update, hex_code
 from powers.models import (
     BubbleOutpost,
     BubbleSensor,
+    Build,
+    BuildBuilder,
     Campaign,
     CommandBubble,
+    Consumable,
+    Craft,
+    Design,
+    DesignSystem,
     FleetGroup,
+    GroupLimit,
     Invasion,
     MapHex,
     Power,
@@ -98,14 +115,14 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
 
 
 def load_state(campaign: Campaign) -> State:
-    """The campaign's current state (19 queries, whatever its size)."""
+    """The campaign's current state (28 queries, whatever its size)."""
     cid = campaign.pk
     power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
     # looked up by nullable foreign keys too: no hub, no key
     hub_key: dict[int | None, str] = dict(
         TradeHub.objects.filter(campaign_id=cid).values_list("id", "key")
     )
-    return State(
+    state = State(
         round=campaign.current_round,
         seed=campaign.seed,
         hexes={
@@ -133,16 +150,7 @@ def load_state(campaign: Campaign) -> State:
             _group(g, power_key) for g in FleetGroup.objects.filter(campaign_id=cid).order_by("key")
         ],
         statics=[
-            StaticState(
-                s.key,
-                power_key[s.power_id],
-                s.hex_code,
-                s.civilian,
-                s.passenger_space,
-                s.troop_space,
-                {"pl": s.passengers, "troops": s.troops},
-            )
-            for s in Static.objects.filter(campaign_id=cid).order_by("key")
+            _static(s, power_key) for s in Static.objects.filter(campaign_id=cid).order_by("key")
         ],
         invasions=[
             InvasionState(system, power_key[power], {"troops": troops})
@@ -169,7 +177,39 @@ def load_state(campaign: Campaign) -> State:
         bubbles=_load_bubbles(cid, power_key),
         agreements=_load_agreements(cid, power_key, hub_key),
         motions=_load_motions(cid, power_key),
+        fleet=_load_fleet(campaign, power_key),
     )
+    # R-10.7: groups' and statics' figures follow from their craft, as when a state is parsed
+    groups = {g.id: g for g in state.groups}
+    Navy(state, groups, {s.id: s for s in state.statics}).refresh_all()
+    return state
+
+
+def load_power_fleet(power: Power) -> State:
+    """One power's fleet as the engine sees it, for its fleet pages: its groups and statics
+    (figures derived from their craft, R-10.7), designs, craft and work in progress, with the
+    campaign's catalogue and settings; everything else is left empty (10 queries)."""
+    campaign = power.campaign
+    power_key = {power.pk: power.key}
+    groups = [_group(g, power_key) for g in FleetGroup.objects.filter(power=power).order_by("key")]
+    statics = [_static(s, power_key) for s in Static.objects.filter(power=power).order_by("key")]
+    state = State(
+        round=campaign.current_round,
+        seed=campaign.seed,
+        hexes={},
+        powers=[PowerState(power.key, {"gal": power.gal, "tp": power.tp}, power.un_member)],
+        systems=[],
+        hubs=[],
+        groups=groups,
+        statics=statics,
+        invasions=[],
+        market=Market({}, {}),
+        shipments=[],
+        bubbles=[],
+        fleet=_load_fleet(campaign, power_key, power),
+    )
+    Navy(state, {g.id: g for g in groups}, {s.id: s for s in statics}).refresh_all()
+    return state
 
 
 SYSTEM_FIELDS = (
@@ -229,14 +269,28 @@ def _group(g: FleetGroup, power_key: dict[int, str]) -> Group:
         g.hex_code,
         g.order,
         g.points,
-        g.ep,
-        {"troops": g.troops},
+        {"troops": g.troops, "ep": g.ep},
         g.troop_space,
         g.diplomat,
         g.status,
         g.kind,
         tuple(sorted(g.engages)),
         g.defending,
+        g.ep_storage,
+        g.out_of_supply,
+    )
+
+
+def _static(s: Static, power_key: dict[int, str]) -> StaticState:
+    return StaticState(
+        s.key,
+        power_key[s.power_id],
+        s.hex_code,
+        s.civilian,
+        s.passenger_space,
+        s.troop_space,
+        {"pl": s.passengers, "troops": s.troops, "ep": s.ep},
+        s.out_of_supply,
     )
 
 
@@ -257,7 +311,152 @@ def _group_values(g: Group, pid: dict[str, int]) -> dict[str, Any]:
         "diplomat": g.diplomat,
         "engages": sorted(g.engages),
         "defending": g.defending,
+        "ep_storage": g.ep_storage,
+        "out_of_supply": g.out_of_supply,
     }
+
+
+def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | None = None) -> Fleet:
+    """R-10: the catalogue, the settings, designs with their systems, craft, and work in
+    progress with its builders in order (7 queries); with ``power``, only that power's."""
+    cid = campaign.pk
+    scope = {"campaign_id": cid} if power is None else {"power_id": power.pk}
+    systems = _design_systems(**{f"design__{k}": v for k, v in scope.items()})
+    designs = [
+        DesignState(
+            d.key,
+            power_key[d.power_id],
+            d.name,
+            d.craft_class,
+            d.mobility,
+            d.mass,
+            d.npv,
+            d.crew,
+            tuple(systems[d.pk]),
+            dict(d.loadout),
+            d.completed,
+        )
+        for d in Design.objects.filter(**scope).order_by("key")
+    ]
+    craft = [
+        CraftState(
+            key,
+            power_key[power_id],
+            design,
+            group,
+            static,
+            orbit,
+            {"cf": crew, **consumables},
+            fatigue,
+            dict(destroyed),
+            dict(disabled),
+            captured,
+            hex_code(gcol, grow) or None,
+            Workshop(key, dict(workshop)),
+        )
+        for (
+            key,
+            power_id,
+            design,
+            group,
+            static,
+            orbit,
+            crew,
+            consumables,
+            fatigue,
+            destroyed,
+            disabled,
+            captured,
+            gcol,
+            grow,
+            workshop,
+        ) in Craft.objects.filter(**scope).order_by("key").values_list(*CRAFT_FIELDS)
+    ]
+    builders: dict[int, list[str]] = defaultdict(list)
+    for build_id, key in (
+        BuildBuilder.objects.filter(**{f"build__{k}": v for k, v in scope.items()})
+        .order_by("build_id", "position")
+        .values_list("build_id", "craft__key")
+    ):
+        builders[build_id].append(key)
+    builds = [
+        BuildState(
+            b["key"],
+            power_key[b["power_id"]],
+            b["kind"],
+            b["design__key"],
+            builders[b["id"]],
+            b["inside"],
+            hex_code(b["col"], b["row"]) or None,
+            b["cost"],
+            b["surcharge"],
+            b["started"],
+            {"ore": b["paid"]},
+            b["craft__key"],
+            b["worked"],
+        )
+        for b in Build.objects.filter(**scope).order_by("key").values(*BUILD_FIELDS)
+    ]
+    return Fleet(
+        designs,
+        craft,
+        builds,
+        {
+            c.kind: ConsumableState(c.kind, c.mass, c.ore)
+            for c in Consumable.objects.filter(campaign_id=cid).order_by("kind")
+        },
+        campaign.design_tp,
+        {
+            g.kind: GroupLimitState(g.points, g.officers)
+            for g in GroupLimit.objects.filter(campaign_id=cid).order_by("kind")
+        },
+    )
+
+
+def _design_systems(**scope: int) -> dict[int, list[DesignSystemState]]:
+    """R-10.0: each design's systems in their order, by the design's primary key."""
+    out: dict[int, list[DesignSystemState]] = defaultdict(list)
+    rows = DesignSystem.objects.filter(**scope).order_by("design_id", "position")
+    for row in rows:
+        out[row.design_id].append(
+            DesignSystemState(row.key, row.name, row.points, row.count, row.capacity())
+        )
+    return out
+
+
+CRAFT_FIELDS = (
+    "key",
+    "power_id",
+    "design__key",
+    "group__key",
+    "static__key",
+    "orbit__key",
+    "crew",
+    "consumables",
+    "fatigue",
+    "destroyed",
+    "disabled",
+    "captured",
+    "gantry_col",
+    "gantry_row",
+    "workshop",
+)
+BUILD_FIELDS = (
+    "id",
+    "key",
+    "power_id",
+    "kind",
+    "design__key",
+    "craft__key",
+    "inside",
+    "col",
+    "row",
+    "cost",
+    "surcharge",
+    "started",
+    "paid",
+    "worked",
+)
 
 
 def _load_hubs(cid: int, power_key: dict[int, str]) -> list[Hub]:
@@ -436,6 +635,12 @@ def _sync(
     return out
 
 
+def _drop(model: type[models.Model], stale: list[Any]) -> None:
+    """Delete these rows by primary key (no query when there are none)."""
+    if stale:
+        model._default_manager.filter(pk__in=[obj.pk for obj in stale]).delete()
+
+
 def _by_key(qs: Iterable[Any]) -> dict[str, Any]:
     return {obj.key: obj for obj in qs}
 
@@ -450,7 +655,8 @@ def save_state(campaign: Campaign, state: State) -> None:
     campaign.current_round = state.round
     campaign.seed = state.seed
     campaign.map_cols, campaign.map_rows = state.map_size or (None, None)
-    campaign.save(update_fields=["current_round", "seed", "map_cols", "map_rows"])
+    campaign.design_tp = state.fleet.design_tp
+    campaign.save(update_fields=["current_round", "seed", "map_cols", "map_rows", "design_tp"])
 
     power_rows = _sync(
         Power,
@@ -529,13 +735,17 @@ def save_state(campaign: Campaign, state: State) -> None:
         },
         _by_key(Shipment.objects.filter(campaign_id=cid)),
     )
-    _sync(
+    # Groups and statics lose their stale rows only once no craft is in them (after the fleet).
+    groups_now = _by_key(FleetGroup.objects.filter(campaign_id=cid))
+    statics_now = _by_key(Static.objects.filter(campaign_id=cid))
+    group_rows = _sync(
         FleetGroup,
         campaign,
         {g.id: _group_values(g, pid) for g in state.groups},
-        _by_key(FleetGroup.objects.filter(campaign_id=cid)),
+        groups_now,
+        delete=False,
     )
-    _sync(
+    static_rows = _sync(
         Static,
         campaign,
         {
@@ -549,15 +759,181 @@ def save_state(campaign: Campaign, state: State) -> None:
                 "passengers": s.store.get("pl", 0),
                 "troop_space": s.troop_space,
                 "troops": s.store.get("troops", 0),
+                "ep": s.store.get("ep", 0),
+                "out_of_supply": s.out_of_supply,
             }
             for s in state.statics
         },
-        _by_key(Static.objects.filter(campaign_id=cid)),
+        statics_now,
+        delete=False,
     )
+    _save_fleet(campaign, state.fleet, pid, group_rows, static_rows)
+    _drop(FleetGroup, [g for key, g in groups_now.items() if key not in group_rows])
+    _drop(Static, [s for key, s in statics_now.items() if key not in static_rows])
     _save_market(campaign, state.market, pid)
     _save_bubbles(campaign, state.bubbles, pid)
     _save_agreements(campaign, state.agreements, pid, hub_rows)
     _save_motions(campaign, state.motions, pid, state.round)
+
+
+def _save_fleet(
+    campaign: Campaign,
+    fleet: Fleet,
+    pid: dict[str, int],
+    groups: dict[str, FleetGroup],
+    statics: dict[str, Static],
+) -> None:
+    """R-10: the catalogue, designs, craft and work in progress. What is referenced is written
+    before what refers to it (designs, builders, then craft in orbit with them, then builds),
+    and stale rows go in the reverse order once nothing points at them."""
+    cid = campaign.pk
+    _sync(
+        Consumable,
+        campaign,
+        {k: {"kind": k, "mass": c.mass, "ore": c.ore} for k, c in fleet.catalogue.items()},
+        {c.kind: c for c in Consumable.objects.filter(campaign_id=cid)},
+    )
+    _sync(
+        GroupLimit,
+        campaign,
+        {
+            k: {"kind": k, "points": lim.points, "officers": lim.officers}
+            for k, lim in fleet.group_limits.items()
+        },
+        {g.kind: g for g in GroupLimit.objects.filter(campaign_id=cid)},
+    )
+    designs = _save_designs(campaign, fleet.designs, pid)
+    existing: dict[str, Craft] = _by_key(Craft.objects.filter(campaign_id=cid))
+
+    def values(c: CraftState, rows: dict[str, Craft]) -> dict[str, Any]:
+        gantry = _xy(c.gantry) if c.gantry else (None, None)
+        return {
+            "key": c.id,
+            "power_id": pid[c.power],
+            "design_id": designs[c.design].pk,
+            "group_id": groups[c.group].pk if c.group else None,
+            "static_id": statics[c.static].pk if c.static else None,
+            "orbit_id": rows[c.orbit].pk if c.orbit else None,
+            "crew": c.crew,
+            "consumables": {k: n for k, n in sorted(c.store.items()) if k != "cf" and n},
+            "workshop": {k: n for k, n in sorted(c.workshop.store.items()) if n},
+            "fatigue": c.fatigue,
+            "destroyed": dict(sorted(c.destroyed.items())),
+            "disabled": dict(sorted(c.disabled.items())),
+            "captured": c.captured,
+            "gantry_col": gantry[0],
+            "gantry_row": gantry[1],
+        }
+
+    # Builders are never in orbit themselves (codec): they go first, then the craft orbiting.
+    rows = _sync(
+        Craft,
+        campaign,
+        {c.id: values(c, {}) for c in fleet.craft if c.orbit is None},
+        existing,
+        delete=False,
+    )
+    rows.update(
+        _sync(
+            Craft,
+            campaign,
+            {c.id: values(c, {**existing, **rows}) for c in fleet.craft if c.orbit is not None},
+            existing,
+            delete=False,
+        )
+    )
+    build_rows = _sync(
+        Build,
+        campaign,
+        {
+            b.id: {
+                "key": b.id,
+                "power_id": pid[b.power],
+                "kind": b.kind,
+                "design_id": designs[b.design].pk,
+                "craft_id": rows[b.craft].pk if b.craft else None,
+                "inside": b.inside,
+                "col": _xy(b.hex)[0] if b.hex else None,
+                "row": _xy(b.hex)[1] if b.hex else None,
+                "cost": b.cost,
+                "surcharge": b.surcharge,
+                "started": b.started,
+                "paid": b.paid,
+                "worked": b.worked,
+            }
+            for b in fleet.builds
+        },
+        _by_key(Build.objects.filter(campaign_id=cid)),
+    )
+    wanted = {build_rows[b.id].pk: [rows[c].pk for c in b.builders] for b in fleet.builds}
+    now: dict[int, list[int]] = defaultdict(list)
+    for build_id, craft_id in (
+        BuildBuilder.objects.filter(build__campaign_id=cid)
+        .order_by("build_id", "position")
+        .values_list("build_id", "craft_id")
+    ):
+        now[build_id].append(craft_id)
+    changed = [pk for pk, crafts in wanted.items() if now.get(pk) != crafts]
+    if changed:
+        BuildBuilder.objects.filter(build_id__in=changed).delete()
+        BuildBuilder.objects.bulk_create(
+            (
+                BuildBuilder(build_id=pk, craft_id=craft_id, position=i)
+                for pk in changed
+                for i, craft_id in enumerate(wanted[pk])
+            ),
+            batch_size=1000,
+        )
+    stale = [c for key, c in existing.items() if key not in rows]
+    # PROTECT: the craft in orbit go before the builders they orbit
+    _drop(Craft, [c for c in stale if c.orbit_id is not None])
+    _drop(Craft, [c for c in stale if c.orbit_id is None])
+    Design.objects.filter(campaign_id=cid).exclude(pk__in=[d.pk for d in designs.values()]).delete()
+
+
+def _save_designs(
+    campaign: Campaign, designs: list[DesignState], pid: dict[str, int]
+) -> dict[str, Design]:
+    """R-10.0: designs by key; a design whose systems changed gets them written anew."""
+    rows: dict[str, Design] = _sync(
+        Design,
+        campaign,
+        {
+            d.id: {
+                "key": d.id,
+                "power_id": pid[d.power],
+                "name": d.name,
+                "craft_class": d.cls,
+                "mobility": d.mobility,
+                "mass": d.mass,
+                "npv": d.npv,
+                "crew": d.crew,
+                "loadout": dict(sorted(d.loadout.items())),
+                "completed": d.completed,
+            }
+            for d in designs
+        },
+        _by_key(Design.objects.filter(campaign_id=campaign.pk)),
+        delete=False,
+    )
+    now = _design_systems(design__campaign_id=campaign.pk)
+    changed = [d for d in designs if now.get(rows[d.id].pk, []) != list(d.systems)]
+    if changed:
+        DesignSystem.objects.filter(design_id__in=[rows[d.id].pk for d in changed]).delete()
+        DesignSystem.objects.bulk_create(
+            DesignSystem(
+                design=rows[d.id],
+                position=i,
+                key=s.id,
+                name=s.name,
+                points=s.points,
+                count=s.count,
+                **{kind: s.capacity.get(kind, 0) for kind in CAPACITIES},
+            )
+            for d in changed
+            for i, s in enumerate(d.systems)
+        )
+    return rows
 
 
 def _save_market(campaign: Campaign, market: Market, pid: dict[str, int]) -> None:

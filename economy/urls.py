@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from economy import views
+from economy import fleet_views, views
 
 
 class LedgerFormat:
@@ -28,6 +28,9 @@ urlpatterns = [
     path(P + "orders/<int:position>/remove/", views.remove_order, name="order-remove"),
     path(P + "orders/<int:position>/move/", views.move_order, name="order-move"),
     path(P + "declare/<str:group_key>/", views.declare, name="declare"),
+    path(P + "fleet/", fleet_views.fleet, name="fleet"),
+    path(P + "fleet/design/", fleet_views.register_design, name="fleet-design"),
+    path(P + "fleet/design/check/", fleet_views.check_design, name="fleet-design-check"),
     path(P + "submit/", views.submit, name="sheet-submit"),
     path(P + "projection/", views.projection, name="projection"),
     path(P + "rounds/<int:number>/", views.report, name="report"),

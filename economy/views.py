@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from economy import selectors, services
+from economy import fleet_selectors, selectors, services
 from economy.entry import player_order
 from economy.models import Round, RoundStatus
 from economy.orderforms import ORDER_TYPES, Field, form_values, payload_from, summary
@@ -43,6 +43,7 @@ def _posted_round(request: HttpRequest) -> int | None:
 class FormField(TypedDict):
     spec: Field
     value: str
+    values: list[str]
     choices: list[tuple[str, str]]
     error: str
 
@@ -57,11 +58,13 @@ def _form_context(
     if spec:
         for f in spec.fields:
             own = next((e for e in errors if e.startswith(f"{f.name}:")), "")
+            value = values.get(f.name, "")
             fields.append(
                 {
                     "spec": f,
-                    "value": values.get(f.name, ""),
-                    "choices": choices.get(f.source) if f.kind == "ref" else [],
+                    "value": value,
+                    "values": value.split() if f.kind == "ids" else [],
+                    "choices": choices.get(f.source) if f.source else [],
                     "error": plain(own, labels),
                 }
             )
@@ -166,9 +169,15 @@ def order_form(request: HttpRequest, power: Power) -> HttpResponse:
 def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
     """Validation as the player types: the engine's own entry checks and messages."""
     kind = request.POST.get("type", "")
-    errors = services.entry_errors(power=power, payload=payload_from(kind, request.POST))
+    payload = payload_from(kind, request.POST)
+    errors = services.entry_errors(power=power, payload=payload)
     return render(
-        request, "economy/_order_errors.html", {"errors": plain_all(errors, labels_for(kind))}
+        request,
+        "economy/_order_errors.html",
+        {
+            "errors": plain_all(errors, labels_for(kind)),
+            "cost": fleet_selectors.order_cost(power=power, payload=payload),
+        },
     )
 
 

@@ -3,17 +3,27 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.db.models import Count, QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 from django_stubs_ext import WithAnnotations
 
+from economy.engine.designs import npv_problem
+from economy.engine.state import CAPACITIES
+from economy.engine.state import DesignSystem as SystemState
 from powers.models import (
     BubbleOutpost,
     BubbleSensor,
+    Build,
+    BuildBuilder,
     CommandBubble,
+    Craft,
+    Design,
+    DesignSystem,
     FleetGroup,
     Invasion,
     MapHex,
@@ -142,7 +152,18 @@ class PositionedAdmin(admin.ModelAdmin[FleetGroup | Static]):
 
 @admin.register(FleetGroup)
 class FleetGroupAdmin(PositionedAdmin):
-    list_display = ("key", "power", "where", "kind", "order", "status", "points", "ep", "troops")
+    list_display = (
+        "key",
+        "power",
+        "where",
+        "kind",
+        "order",
+        "status",
+        "points",
+        "ep",
+        "troops",
+        "out_of_supply",
+    )
     list_filter = ("campaign", "power", "kind", "order", "status")
 
 
@@ -186,3 +207,76 @@ class MembershipAdmin(admin.ModelAdmin[Membership]):
     list_select_related = ("user", "power", "campaign")
     search_fields = ("user__username", "power__name")
     raw_id_fields = ("user",)
+
+
+# --- the fleet (issue 14) ----------------------------------------------------------------
+
+
+class DesignSystemFormSet(BaseInlineFormSet[DesignSystem, Design, Any]):
+    """R-10.0 across the inline rows: the systems' points may not exceed the design's NPV."""
+
+    def clean(self) -> None:
+        super().clean()
+        design = self.instance
+        rows = [
+            DesignSystem(points=f.cleaned_data["points"], count=f.cleaned_data.get("count") or 1)
+            for f in self.forms
+            if getattr(f, "cleaned_data", None)
+            and not f.cleaned_data.get("DELETE")
+            and f.cleaned_data.get("points") is not None
+        ]
+        systems = [SystemState(str(i), "", s.points, s.count) for i, s in enumerate(rows)]
+        problem = npv_problem(design.npv, systems) if design.npv is not None else None
+        if problem:
+            raise ValidationError(f"{problem}: raise the NPV or lower the systems' points.")
+
+
+class DesignSystemInline(admin.TabularInline[DesignSystem, Design]):
+    model = DesignSystem
+    formset = DesignSystemFormSet
+    fields = ("position", "key", "name", "points", "count", *CAPACITIES)
+    extra = 0
+
+
+@admin.register(Design)
+class DesignAdmin(admin.ModelAdmin[Design]):
+    list_display = ("name", "key", "power", "craft_class", "mobility", "mass", "npv", "completed")
+    list_filter = ("campaign", "power", "craft_class", "mobility", "completed")
+    list_select_related = ("power", "campaign")
+    search_fields = ("key", "name", "power__name")
+    inlines = (DesignSystemInline,)
+
+
+class BuildBuilderInline(admin.TabularInline[BuildBuilder, Build]):
+    model = BuildBuilder
+    fields = ("position", "craft")
+    raw_id_fields = ("craft",)
+    extra = 0
+
+
+@admin.register(Craft)
+class CraftAdmin(admin.ModelAdmin[Craft]):
+    list_display = ("key", "power", "design", "place", "crew", "fatigue", "captured")
+    list_filter = ("campaign", "power", "captured")
+    list_select_related = ("power", "design", "group", "static", "orbit", "campaign")
+    search_fields = ("key", "design__name", "power__name")
+    raw_id_fields = ("design", "group", "static", "orbit")
+
+    @admin.display(description="in")
+    def place(self, obj: Craft) -> str:
+        if obj.group_id:
+            return f"group {obj.group}"
+        if obj.static_id:
+            return f"static {obj.static}"
+        return f"orbit of {obj.orbit}"
+
+
+@admin.register(Build)
+class BuildAdmin(admin.ModelAdmin[Build]):
+    list_display = ("key", "power", "kind", "design", "paid", "worked", "cost", "started")
+    list_filter = ("campaign", "power", "kind", "inside")
+    list_select_related = ("power", "design", "campaign")
+    search_fields = ("key", "design__name", "power__name")
+    raw_id_fields = ("design", "craft")
+    exclude = ("builders",)
+    inlines = (BuildBuilderInline,)

@@ -3,16 +3,31 @@
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from economy.engine.state import CAPACITIES
 from powers.access import power_of_user_in_campaign
-from powers.models import Membership, Power, ProjectResource, StarSystem
+from powers.models import (
+    Build,
+    BuildBuilder,
+    Craft,
+    CraftClass,
+    Design,
+    DesignSystem,
+    FleetGroup,
+    Membership,
+    Power,
+    ProjectResource,
+    StarSystem,
+)
 
 
 class CampaignSerializer(serializers.Serializer[Membership]):
@@ -114,3 +129,210 @@ class MySystems(generics.ListAPIView[StarSystem]):
             user=self.request.user, campaign_id=self.kwargs["campaign_id"]
         )
         return StarSystem.objects.filter(holder=power).select_related("hex").order_by("key")
+
+
+# --- the fleet (issue 14): the user's power's designs, craft, groups and work in progress ---
+# Each list is its power's queryset: another power's objects are never read.
+
+
+def _counts() -> serializers.DictField:
+    """``{name: count}`` (system ids, consumable kinds)."""
+    return serializers.DictField(child=serializers.IntegerField(min_value=0))
+
+
+class DesignSystemSerializer(serializers.ModelSerializer[DesignSystem]):
+    """R-10.0: one system of a design; capacities are per unit (0: none)."""
+
+    id = serializers.CharField(source="key")
+
+    class Meta:
+        model = DesignSystem
+        fields = ["id", "name", "points", "count", *CAPACITIES]
+        read_only_fields = fields
+
+
+class DesignSerializer(serializers.ModelSerializer[Design]):
+    """R-10.0: a registered design (``class``: military or civilian)."""
+
+    systems = DesignSystemSerializer(many=True)
+    loadout = _counts()
+
+    class Meta:
+        model = Design
+        fields = [
+            "key",
+            "name",
+            "mobility",
+            "mass",
+            "npv",
+            "crew",
+            "systems",
+            "loadout",
+            "completed",
+        ]
+        read_only_fields = fields
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        fields = super().get_fields()
+        fields["class"] = serializers.ChoiceField(  # a Python keyword, so named here
+            CraftClass.choices, source="craft_class", read_only=True
+        )
+        return fields
+
+
+class CraftSerializer(serializers.ModelSerializer[Craft]):
+    """R-10.0: one craft, in exactly one of a group, a static or orbit with a builder."""
+
+    design = serializers.CharField(source="design.key")
+    group = serializers.CharField(source="group.key", allow_null=True, default=None)
+    static = serializers.CharField(source="static.key", allow_null=True, default=None)
+    orbit = serializers.CharField(source="orbit.key", allow_null=True, default=None)
+    gantry = serializers.CharField(allow_null=True)
+    destroyed = _counts()
+    disabled = _counts()
+    consumables = _counts()
+    workshop = _counts()
+
+    class Meta:
+        model = Craft
+        fields = [
+            "key",
+            "design",
+            "group",
+            "static",
+            "orbit",
+            "crew",
+            "fatigue",
+            "destroyed",
+            "disabled",
+            "consumables",
+            "workshop",
+            "captured",
+            "gantry",
+        ]
+        read_only_fields = fields
+
+
+class GroupSerializer(serializers.ModelSerializer[FleetGroup]):
+    """A fleet group (R-2) with its craft; points, troop space and EP storage are derived from
+    its craft (R-10.7); ``ep_storage`` null: not limited (a group given without craft)."""
+
+    hex = serializers.CharField(source="hex_code")
+    engages = serializers.ListField(child=serializers.CharField())
+    craft: serializers.SlugRelatedField[Craft] = serializers.SlugRelatedField(
+        slug_field="key", many=True, read_only=True
+    )
+
+    class Meta:
+        model = FleetGroup
+        fields = [
+            "key",
+            "hex",
+            "kind",
+            "order",
+            "status",
+            "points",
+            "ep",
+            "ep_storage",
+            "out_of_supply",
+            "troops",
+            "troop_space",
+            "diplomat",
+            "engages",
+            "defending",
+            "craft",
+        ]
+        read_only_fields = fields
+
+
+class BuildSerializer(serializers.ModelSerializer[Build]):
+    """R-10.1, R-10.3: work in progress at its builders (in listed order); ``paid`` the Ore put
+    into a build so far, ``worked`` the NPV an unbuild has worked through; ``hex`` where an
+    external build stands (null inside its builder)."""
+
+    design = serializers.CharField(source="design.key")
+    craft = serializers.CharField(source="craft.key", allow_null=True, default=None)
+    builders = serializers.SerializerMethodField()
+    hex = serializers.CharField(source="hex_code", allow_null=True)
+
+    class Meta:
+        model = Build
+        fields = [
+            "key",
+            "kind",
+            "design",
+            "craft",
+            "builders",
+            "inside",
+            "hex",
+            "cost",
+            "surcharge",
+            "started",
+            "paid",
+            "worked",
+        ]
+        read_only_fields = fields
+
+    def get_builders(self, build: Build) -> list[str]:
+        return [w.craft.key for w in build.workers.all()]
+
+
+_M = TypeVar("_M", bound=Model)
+
+
+class _PowerList(generics.ListAPIView[_M]):
+    pagination_class = None
+
+    def power(self) -> Power:
+        return power_of_user_in_campaign(
+            user=self.request.user, campaign_id=self.kwargs["campaign_id"]
+        )
+
+
+class MyDesigns(_PowerList[Design]):
+    """The designs of the user's power, with their systems."""
+
+    serializer_class = DesignSerializer
+
+    def get_queryset(self) -> QuerySet[Design]:
+        return Design.objects.filter(power=self.power()).prefetch_related("systems").order_by("key")
+
+
+class MyCraft(_PowerList[Craft]):
+    """The craft of the user's power."""
+
+    serializer_class = CraftSerializer
+
+    def get_queryset(self) -> QuerySet[Craft]:
+        return (
+            Craft.objects.filter(power=self.power())
+            .select_related("design", "group", "static", "orbit")
+            .order_by("key")
+        )
+
+
+class MyGroups(_PowerList[FleetGroup]):
+    """The fleet groups of the user's power, with their craft."""
+
+    serializer_class = GroupSerializer
+
+    def get_queryset(self) -> QuerySet[FleetGroup]:
+        craft = Prefetch("craft", queryset=Craft.objects.order_by("key"))
+        return FleetGroup.objects.filter(power=self.power()).prefetch_related(craft).order_by("key")
+
+
+class MyBuilds(_PowerList[Build]):
+    """The work in progress of the user's power (builds and unbuilds)."""
+
+    serializer_class = BuildSerializer
+
+    def get_queryset(self) -> QuerySet[Build]:
+        workers = Prefetch(
+            "workers", queryset=BuildBuilder.objects.select_related("craft").order_by("position")
+        )
+        return (
+            Build.objects.filter(power=self.power())
+            .select_related("design", "craft")
+            .prefetch_related(workers)
+            .order_by("key")
+        )

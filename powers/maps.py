@@ -5,7 +5,8 @@ and holders' colours, the public markers (fleet groups and statics as counters, 
 each trade hub as the outline of the union of radius-1 rings around its centre and nodes
 (Support §4.1.3, R-5.8). A power's private map adds its own hubs' centre, nodes and links, its
 command bubbles and sensors (Support §5.2.6, R-8.3), the loyalty of its systems and its
-shipments' routes. What a map may show is decided by the data it is given: the public data has
+shipments' routes and its own fleet groups with their strength and supply. What a map may
+show is decided by the data it is given: the public data has
 no field that could carry a node, a centre, a link, a bubble or a loyalty rating.
 
 Only the bounding box of the campaign's content (plus a margin) is drawn, and the deep-space
@@ -112,11 +113,30 @@ class RouteView:
 
 
 @dataclass(frozen=True, slots=True)
+class OwnGroup:
+    """A fleet group of the viewing power: its strength and supply (R-7.4, R-10.7)."""
+
+    name: str
+    hex: Hex
+    points: int
+    craft: int
+    ep: int
+    out_of_supply: bool
+
+    @property
+    def label(self) -> str:
+        supply = "out of supply" if self.out_of_supply else f"{self.ep} EP stored"
+        craft = f"{self.craft} craft, " if self.craft else ""
+        return f"Group {self.name}: {craft}{self.points} points, {supply}"
+
+
+@dataclass(frozen=True, slots=True)
 class PrivateLayer:
     power: str
     hubs: tuple[OwnHub, ...] = ()
     bubbles: tuple[BubbleView, ...] = ()
     routes: tuple[RouteView, ...] = ()
+    groups: tuple[OwnGroup, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +241,8 @@ _PRIVATE_STYLE = (
     ".bubble{fill-opacity:.08;stroke-width:1.5;stroke-dasharray:5 3;fill-rule:evenodd}"
     ".link{stroke-width:2}.route{stroke:#ffd866;stroke-width:1.5;stroke-dasharray:2 2}"
     ".node{fill:none;stroke-width:1.5}.sensor{fill:#ffd866}"
+    ".own-group rect{fill:#0b1020;stroke-width:1.2}.own-group text{font-size:6px;fill:#fff}"
+    ".own-group.oos rect{stroke:#ff5a4f;stroke-dasharray:2 1.5}.own-group.oos text{fill:#ff9c94}"
 )
 
 
@@ -383,6 +405,24 @@ def _private_layer(layer: PrivateLayer, colour: dict[str, str], size: float) -> 
                 "</title></polygon>"
             )
         out.append("</g>")
+    out.append("</g>")
+    out.append('<g class="own-groups">')
+    here: dict[Hex, int] = {}
+    for g in layer.groups:
+        here[g.hex] = here.get(g.hex, 0) + 1
+    stacked: dict[Hex, int] = {}
+    for g in layer.groups:  # strength at the foot of the hex, side by side
+        cx, gy = centre_px(g.hex, size)
+        slot = stacked.get(g.hex, 0)
+        stacked[g.hex] = slot + 1
+        gx = cx + (slot - (here[g.hex] - 1) / 2) * 19
+        y = gy + SQRT3 * size / 2 - 2.5
+        state = " oos" if g.out_of_supply else ""
+        out.append(
+            f'<g class="own-group{state}" data-group="{_e(g.name)}"><title>{_e(g.label)}</title>'
+            f'<rect x="{_f(gx - 9)}" y="{_f(y - 5.5)}" width="18" height="7.5" rx="1.5" '
+            f'stroke="{c}"/><text x="{_f(gx)}" y="{_f(y)}">{g.points}</text></g>'
+        )
     out.append("</g>")
     out.append('<g class="routes">')
     for route in layer.routes:

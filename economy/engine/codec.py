@@ -5,20 +5,33 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from .designs import npv_problem
+from .navy import Navy
 from .rules import derived_type
 from .state import (
+    CAPACITIES,
+    CRAFT_CLASSES,
     EDGES,
     GROUP_KINDS,
     GROUP_ORDERS,
     GROUP_STATUSES,
     HEX_TYPES,
     LEG_STATUSES,
+    MOBILITIES,
     MOTION_KINDS,
     SYSTEM_TYPES,
     VOTES,
+    WORK_KINDS,
     Agreement,
     Bubble,
+    Build,
+    Consumable,
+    Craft,
+    Design,
+    DesignSystem,
+    Fleet,
     Group,
+    GroupLimit,
     Hub,
     Invasion,
     Leg,
@@ -31,6 +44,7 @@ from .state import (
     State,
     Static,
     System,
+    Workshop,
 )
 
 
@@ -90,6 +104,9 @@ class _Reader:
                 raise CaseError(self.at(key), "missing required key")
             return default
         return self.obj[key]
+
+    def opt_int(self, key: str) -> int | None:
+        return None if self.raw(key, None) is None else self.int(key)
 
     def int(self, key: str, default: object = _MISSING, *, minimum: int | None = 0) -> int:
         v = self.raw(key, default)
@@ -216,15 +233,17 @@ def parse_state(obj: object, path: str = "state") -> State:
     ctx.systems = {s.id for s in systems}
     hubs = [_hub(h, ctx) for h in _items(r, "hubs")]
     ctx.hubs = {h.id for h in hubs}
-    return State(
+    groups = [_group(g, ctx) for g in _items(r, "groups")]
+    statics = [_static(s, ctx) for s in _items(r, "statics")]
+    state = State(
         r.int("round", minimum=1),
         r.int("seed", 0, minimum=None),
         hexes,
         powers,
         systems,
         hubs,
-        [_group(g, ctx) for g in _items(r, "groups")],
-        [_static(s, ctx) for s in _items(r, "statics")],
+        groups,
+        statics,
         _invasions(r, ctx),
         _market(r.sub("market", {}), ctx),
         [_shipment(s, ctx) for s in _items(r, "shipments")],
@@ -232,7 +251,10 @@ def parse_state(obj: object, path: str = "state") -> State:
         [_agreement(a, ctx) for a in _items(r, "agreements")],
         [_motion(m, ctx) for m in _items(r.sub("un", {}), "motions")],
         map_size,
+        _fleet(r, ctx, groups, statics),
     )
+    Navy(state, {g.id: g for g in groups}, {s.id: s for s in statics}).refresh_all()  # R-10.7
+    return state
 
 
 def _map(m: _Reader) -> tuple[dict[str, str], tuple[int, int] | None]:
@@ -338,14 +360,15 @@ def _group(g: _Reader, ctx: _Context) -> Group:
         g.hex("hex"),
         g.choice("order", GROUP_ORDERS, "none"),
         g.int("points", 0),
-        g.int("ep", 0),
-        {"troops": g.int("troops", 0)},
+        {"troops": g.int("troops", 0), "ep": g.int("ep", 0)},
         g.int("troop_space", 0),
         g.bool("diplomat", False),
         g.choice("status", GROUP_STATUSES, "none"),
         g.choice("kind", GROUP_KINDS, "standard"),
         tuple(sorted(set(engages))),
         g.bool("defending", False),
+        g.opt_int("ep_storage"),
+        g.bool("out_of_supply", False),
     )
 
 
@@ -357,7 +380,8 @@ def _static(s: _Reader, ctx: _Context) -> Static:
         s.bool("civilian", True),
         s.int("passenger_space", 0),
         s.int("troop_space", 0),
-        {"pl": s.int("passengers", 0), "troops": s.int("troops", 0)},
+        {"pl": s.int("passengers", 0), "troops": s.int("troops", 0), "ep": s.int("ep", 0)},
+        s.bool("out_of_supply", False),
     )
 
 
@@ -543,6 +567,314 @@ def dump_agreement(a: Agreement) -> dict[str, Any]:
     }
 
 
+# --- fleet (R-10, Support §1) ----------------------------------------------------------------
+
+#: Ledger resources: a consumable kind may not take one of these names (R-10.1a).
+LEDGER_RESOURCES = ("ore", "gal", "bio", "pl", "tp", "troops", "cf", "ep", "lr")
+
+
+def _known(item: _Reader, key: str, table: dict[str, Any] | set[str], what: str) -> str:
+    value = item.text(key)
+    if value not in table:
+        raise CaseError(item.at(key), f"unknown {what} {value!r}")
+    return value
+
+
+def _counts(r: _Reader, key: str, allowed: dict[str, Any] | set[str], what: str) -> dict[str, int]:
+    """A ``{name: count}`` object whose names must be ``allowed``; zero counts are left out."""
+    sub = r.sub(key, {})
+    out = {}
+    for name in sorted(sub.obj):
+        if name not in allowed:
+            raise CaseError(sub.at(name), f"unknown {what} {name!r}")
+        if n := sub.int(name):
+            out[name] = n
+    return out
+
+
+def _catalogue(r: _Reader) -> dict[str, Consumable]:
+    """R-10.1a: the campaign's consumables, ``{kind, mass, ore}``."""
+    out: dict[str, Consumable] = {}
+    for c in _items(r, "catalogue"):
+        kind = c.text("kind")
+        if kind in out or kind in LEDGER_RESOURCES:
+            raise CaseError(c.at("kind"), f"kind {kind!r} is already a consumable or a resource")
+        out[kind] = Consumable(kind, c.int("mass"), c.int("ore"))
+    return out
+
+
+def _design_systems(r: _Reader, key: str = "systems") -> tuple[DesignSystem, ...]:
+    """R-10.0: a design's systems ``{id, name, points, count, <capacity>: amount per unit}``."""
+    systems: list[DesignSystem] = []
+    for s in _items(r, key):
+        sid = s.text("id")
+        if any(x.id == sid for x in systems):
+            raise CaseError(s.at("id"), f"duplicate system id {sid!r}")
+        gives = {k: s.int(k) for k in CAPACITIES if k in s.obj}
+        systems.append(
+            DesignSystem(
+                sid,
+                s.text("name", sid),
+                s.int("points"),
+                s.int("count", 1, minimum=1),
+                {k: n for k, n in gives.items() if n},
+            )
+        )
+    return tuple(systems)
+
+
+def _design(d: _Reader, power: str, catalogue: dict[str, Consumable]) -> Design:
+    """R-10.0: a design in the contract shape: a state's ``designs[]`` entry or the fields of a
+    ``register_design`` order."""
+    systems = _design_systems(d)
+    npv = d.int("npv", minimum=1)
+    if problem := npv_problem(npv, systems):
+        raise CaseError(d.at("npv"), problem)
+    ident = d.text("id")
+    return Design(
+        ident,
+        power,
+        d.text("name", ident),
+        d.choice("class", CRAFT_CLASSES),
+        d.choice("mobility", MOBILITIES),
+        d.int("mass", minimum=1),
+        npv,
+        d.int("crew", 0),
+        systems,
+        _counts(d, "loadout", catalogue, "consumable"),
+        d.bool("completed", False),
+    )
+
+
+def parse_design_systems(value: object) -> tuple[DesignSystem, ...]:
+    """R-10.0: a ``systems`` list (of a ``register_design`` order); ``CaseError`` names the
+    entry."""
+    return _design_systems(_Reader({"systems": value}, ""))
+
+
+def parse_design(fields: dict[str, Any], power: str, catalogue: dict[str, Consumable]) -> Design:
+    """R-10.0: a new design from the fields of a ``register_design`` order (never completed)."""
+    design = _design(_Reader(fields, ""), power, catalogue)
+    design.completed = False
+    return design
+
+
+def _craft(
+    c: _Reader,
+    ctx: _Context,
+    designs: dict[str, Design],
+    carriers: dict[str, Group | Static],
+    catalogue: dict[str, Consumable],
+) -> Craft:
+    """R-10.0: a craft in exactly one of a group (mobile), a static (static) or orbit."""
+    ident = ctx.new_id(c)
+    power = ctx.power(c, "power")
+    design = designs[_known(c, "design", designs, "design")]
+    where = {k: c.opt_str(k) for k in ("group", "static", "orbit")}
+    if sum(v is not None for v in where.values()) != 1:
+        raise CaseError(c.at("group"), "a craft is in exactly one of a group, a static, orbit")
+    for key, kind, mobility in (("group", Group, "mobile"), ("static", Static, "static")):
+        if (cid := where[key]) is None:
+            continue
+        carrier = carriers.get(cid)
+        if not isinstance(carrier, kind):
+            raise CaseError(c.at(key), f"unknown {key} {cid!r}")
+        if carrier.power != power:
+            raise CaseError(c.at(key), f"{key} {cid} belongs to {carrier.power}, not {power}")
+        if design.mobility != mobility:
+            raise CaseError(c.at(key), f"a {design.mobility} design cannot be in a {key}")
+    systems = {s.id: s.count for s in design.systems}
+    destroyed = _counts(c, "destroyed", systems, "system")
+    disabled = _counts(c, "disabled", systems, "system")
+    for sid, count in systems.items():
+        if destroyed.get(sid, 0) + disabled.get(sid, 0) > count:
+            raise CaseError(c.at("destroyed"), f"{sid}: more damaged than its {count} units")
+    gantry = c.hex("gantry") if c.raw("gantry", None) is not None else None
+    return Craft(
+        ident,
+        power,
+        design.id,
+        where["group"],
+        where["static"],
+        where["orbit"],
+        {"cf": c.int("crew", 0), **_counts(c, "consumables", catalogue, "consumable")},
+        c.int("fatigue", 0),
+        destroyed,
+        disabled,
+        c.bool("captured", False),
+        gantry,
+        Workshop(ident, _counts(c, "workshop", catalogue, "consumable")),
+    )
+
+
+def _build(b: _Reader, ctx: _Context, designs: dict[str, Design], craft: dict[str, Craft]) -> Build:
+    """R-10.1, R-10.3: work in progress; an unbuild's design is its craft's."""
+    ident = ctx.new_id(b)
+    power = ctx.power(b, "power")
+    kind = b.choice("kind", WORK_KINDS, "build")
+    builders = []
+    for i, cid in enumerate(b.list("builders")):
+        if not isinstance(cid, str) or cid not in craft or craft[cid].power != power:
+            raise CaseError(f"{b.at('builders')}[{i}]", f"no craft {cid!r} of {power}")
+        builders.append(cid)
+    inside = b.bool("inside", False)
+    if not builders or ((kind == "unbuild" or inside) and len(builders) > 1):
+        raise CaseError(b.at("builders"), "one builder (pooled builders only outside)")
+    cost = b.int("cost", minimum=1)
+    target = None
+    if kind == "unbuild":
+        target = craft.get(_known(b, "craft", craft, "craft"))
+        if target is None or target.power != power:
+            raise CaseError(b.at("craft"), f"craft {b.obj['craft']} is not {power}'s")
+        design = designs[target.design]
+    else:
+        design = designs[_known(b, "design", designs, "design")]
+        if design.power != power:
+            raise CaseError(b.at("design"), f"design {design.id} belongs to {design.power}")
+    worked = b.int("worked", 0)
+    paid = b.int("paid", 0) if kind == "build" else 0
+    if max(paid, worked) >= cost:
+        raise CaseError(b.at("cost"), f"work done in full ({cost}) is no longer in progress")
+    return Build(
+        ident,
+        power,
+        kind,
+        design.id,
+        builders,
+        inside,
+        None if inside or kind == "unbuild" else b.hex("hex"),
+        cost,
+        b.int("surcharge", 0),
+        b.int("started", 1, minimum=1),
+        {"ore": paid},
+        target.id if target else None,
+        worked,
+    )
+
+
+def _fleet(r: _Reader, ctx: _Context, groups: list[Group], statics: list[Static]) -> Fleet:
+    """R-10: catalogue, designs, craft (orbits checked once all are read), work in progress and
+    the campaign's settings (``fleet``: ``design_tp``, ``group_limits``)."""
+    catalogue = _catalogue(r)
+    designs: dict[str, Design] = {}
+    for d in _items(r, "designs"):
+        ctx.new_id(d)
+        designs[d.text("id")] = _design(d, ctx.power(d, "power"), catalogue)
+    carriers: dict[str, Group | Static] = {g.id: g for g in groups}
+    carriers.update((s.id, s) for s in statics)
+    craft: dict[str, Craft] = {}
+    for c in _items(r, "craft"):
+        made = _craft(c, ctx, designs, carriers, catalogue)
+        craft[made.id] = made
+    for i, made in enumerate(craft.values()):
+        builder = craft.get(made.orbit) if made.orbit is not None else None
+        if made.orbit is not None and (
+            builder is None
+            or builder.power != made.power
+            or builder.orbit is not None
+            or not any(s.capacity.get("construction") for s in designs[builder.design].systems)
+        ):
+            where = f"{r.at('craft')}[{i}].orbit"
+            raise CaseError(where, f"{made.orbit!r} is not a builder of {made.power}")
+    builds = [_build(b, ctx, designs, craft) for b in _items(r, "builds")]
+    settings = r.sub("fleet", {})
+    limits_r = settings.sub("group_limits", {})
+    limits = {}
+    for kind in sorted(limits_r.obj):
+        if kind not in GROUP_KINDS:
+            raise CaseError(limits_r.at(kind), f"expected a group kind, got {kind!r}")
+        lim = limits_r.sub(kind)
+        limits[kind] = GroupLimit(lim.opt_int("points"), lim.opt_int("officers"))
+    return Fleet(
+        list(designs.values()),
+        list(craft.values()),
+        builds,
+        catalogue,
+        settings.int("design_tp", 0),
+        limits,
+    )
+
+
+def dump_design(d: Design) -> dict[str, Any]:
+    """The contract shape of a design (R-10.0)."""
+    return {
+        "id": d.id,
+        "power": d.power,
+        "name": d.name,
+        "class": d.cls,
+        "mobility": d.mobility,
+        "mass": d.mass,
+        "npv": d.npv,
+        "crew": d.crew,
+        "systems": [
+            {"id": s.id, "name": s.name, "points": s.points, "count": s.count, **s.capacity}
+            for s in d.systems
+        ],
+        "loadout": dict(sorted(d.loadout.items())),
+        "completed": d.completed,
+    }
+
+
+def dump_craft(c: Craft) -> dict[str, Any]:
+    """The contract shape of a craft (R-10.0)."""
+    return {
+        "id": c.id,
+        "power": c.power,
+        "design": c.design,
+        "group": c.group,
+        "static": c.static,
+        "orbit": c.orbit,
+        "crew": c.crew,
+        "fatigue": c.fatigue,
+        "destroyed": dict(sorted(c.destroyed.items())),
+        "disabled": dict(sorted(c.disabled.items())),
+        "consumables": {k: n for k, n in sorted(c.store.items()) if k != "cf" and n},
+        "workshop": {k: n for k, n in sorted(c.workshop.store.items()) if n},
+        "captured": c.captured,
+        "gantry": c.gantry,
+    }
+
+
+def dump_build(b: Build) -> dict[str, Any]:
+    """The contract shape of work in progress (R-10.1, R-10.3)."""
+    out: dict[str, Any] = {
+        "id": b.id,
+        "power": b.power,
+        "kind": b.kind,
+        "design": b.design,
+        "builders": list(b.builders),
+        "inside": b.inside,
+        "hex": b.hex,
+        "cost": b.cost,
+        "surcharge": b.surcharge,
+        "started": b.started,
+    }
+    if b.kind == "unbuild":
+        out.update(craft=b.craft, worked=b.worked)
+    else:
+        out["paid"] = b.paid
+    return out
+
+
+def dump_fleet(f: Fleet) -> dict[str, Any]:
+    """The fleet keys of a state (R-10, R-10.1a, R-2b)."""
+    return {
+        "catalogue": [
+            {"kind": c.kind, "mass": c.mass, "ore": c.ore} for _, c in sorted(f.catalogue.items())
+        ],
+        "designs": [dump_design(d) for d in f.designs],
+        "craft": [dump_craft(c) for c in f.craft],
+        "builds": [dump_build(b) for b in f.builds],
+        "fleet": {
+            "design_tp": f.design_tp,
+            "group_limits": {
+                k: {"points": lim.points, "officers": lim.officers}
+                for k, lim in sorted(f.group_limits.items())
+            },
+        },
+    }
+
+
 def _decimal_text(d: Decimal) -> str:
     return f"{d:.4f}"
 
@@ -627,6 +959,8 @@ def dump_state(state: State) -> dict[str, Any]:
                 "kind": g.kind,
                 "engages": list(g.engages),
                 "defending": g.defending,
+                "ep_storage": g.ep_storage,
+                "out_of_supply": g.out_of_supply,
             }
             for g in state.groups
         ],
@@ -640,6 +974,8 @@ def dump_state(state: State) -> dict[str, Any]:
                 "passengers": s.store["pl"],
                 "troop_space": s.troop_space,
                 "troops": s.store["troops"],
+                "ep": s.store["ep"],
+                "out_of_supply": s.out_of_supply,
             }
             for s in state.statics
         ],
@@ -674,6 +1010,7 @@ def dump_state(state: State) -> dict[str, Any]:
         ],
         "agreements": [dump_agreement(a) for a in state.agreements],
         "un": {"motions": [dump_motion(m) for m in state.motions]},
+        **dump_fleet(state.fleet),
     }
 
 

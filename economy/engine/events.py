@@ -51,6 +51,23 @@ def _motion(d: Data) -> str:
     return f"motion {d['motion']} ({d['motion_kind']}) {verdict}; {d['reason']}"
 
 
+def _started(d: Data) -> str:
+    where = f"at {d['hex']}" if d["hex"] else "inside"
+    return (
+        f"{d['build']}: {d['design_name']} started {where}, cost {d['cost']} ore"
+        f" ({d['surcharge']} for a new design)"
+    )
+
+
+def _unbuilt(d: Data) -> str:
+    got = (
+        f"{d['ore']} ore to {d['where']}"
+        if d["where"]
+        else f"no hub or held system at {d['hex']}: {d['ore']} ore lost"
+    )
+    return f"{d['craft']} unbuilt at {d['builder']}: {got}"
+
+
 def _distributed(d: Data) -> str:
     shares = ", ".join(f"{s['hex']} {s['ore']} ore {s['bio']} bio" for s in d["shares"])
     return f"hub {d['hub']} distributed by hand: {shares}"
@@ -109,6 +126,23 @@ TEXTS: dict[str, str | Callable[[Data], str]] = {
     "project.stopped": "{system} planetary project stopped",
     "un.market_report": "Common Market Report of round {round}",
     "un.motion": _motion,
+    "design.registered": "design {design} ({design_name}) registered",
+    "build.started": _started,
+    "build.idle": "{build} takes no Ore this round",
+    "build.completed": "{craft} ({design_name}) completed in orbit with {builder}",
+    "build.cancelled": "{build} cancelled: {ore} ore lost",
+    "gantry.set_up": "{craft} sets up its gantry at {hex}",
+    "gantry.lost": "{craft} moved: its gantry at {hex} is lost",
+    "unbuild.done": _unbuilt,
+    "unbuild.gone": "{build}: {craft} is gone, nothing to unbuild",
+    "unbuild.waits": "{build} waits: its builder cannot unbuild {craft}",
+    "fleet.formed": "{carrier} formed at {hex} from {craft!j}",
+    "crew.short": "only {made} of {wanted} CF needed: the rest not made",
+    "supply.out": (
+        "{carrier} at {hex} is out of supply: {need} EP needed, {free} free, {stored} stored"
+        " (R-7.4a)"
+    ),
+    "supply.full": "{carrier} stores {storage} EP: {rest} EP not taken (R-10.7)",
 }
 
 

@@ -1,9 +1,9 @@
 """``resolve(state, orders)``: one campaign round in the fixed order of steps (R-2).
 
-Fleet declarations -> Resource Phase §1-§5 (with §5.3 agreements) -> Support Phase §3, §4, §6,
-§7 -> UN Meeting (R-6.3, R-6.4). Construction (§1-§2),
-crew and EP (§3.2-§3.4), diplomats (§4.4), officers and command bubbles (§5) have their places
-between the troop and civilian steps and are not modelled yet.
+Fleet declarations and EP consumed -> Resource Phase §1-§5 (with §5.3 agreements) -> Support
+Phase §1, §3, §4, §6, §7 in the seed's order (R-2c) -> UN Meeting (R-6.3, R-6.4). Repair,
+refit and transfers (§1.2, §1.5, §1.6), restock (§2), researchers (§3.3), diplomats (§4.4),
+officers and command bubbles (§5) have their places in that order and are not modelled yet.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from typing import Any
 
 from . import (
     agreements,
+    construction,
+    crew,
     distribution,
     fleet,
     guild,
@@ -28,6 +30,7 @@ from . import (
     projects,
     research,
     shipments,
+    supply,
     tidy,
     troops,
     un,
@@ -39,6 +42,7 @@ from .world import World
 
 STEPS = (
     ("fleet", fleet.declare_groups),
+    ("fleet.ep", supply.consume),
     ("resource.1", loyalty.resolve_loyalty),
     ("resource.2.0", hubs.lose_nodes),
     ("resource.2.1", hubs.pool_and_contest),
@@ -47,7 +51,10 @@ STEPS = (
     ("resource.4", market.trade),
     ("resource.5", distribution.trade_out),
     ("resource.5.3", agreements.dispatch),
+    ("support.1", construction.construction),
     ("support.3.1", troops.secondary),
+    ("support.3.2", crew.crew),
+    ("support.3.4", supply.supply),
     ("support.4.1.1", hub_setup.setup),
     ("support.4.1.2", hub_setup.maintain),
     ("support.4.2", guild.guild),

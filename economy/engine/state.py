@@ -32,6 +32,21 @@ GROUP_STATUSES = ("none", "engaged", "took_engage", "retreated", "stood_off")
 LEG_STATUSES = ("pending", "dispatched", "failed")  # R-5.5: one agreement leg
 MOTION_KINDS = ("rate", "tax", "lift_tax", "ban", "unban")  # R-6.4: UN Monetary Committee
 VOTES = ("yes", "no", "abstain")
+CRAFT_CLASSES = ("military", "civilian")  # R-10.0, R-7.2
+MOBILITIES = ("mobile", "static")  # R-10.0
+# R-10.0: what a design's systems may give (per unit of the system, summed over working units)
+CAPACITIES = (
+    "construction",  # Ore converted per round (R-10.1)
+    "repair",  # Ore of repairs per round (R-10.2)
+    "workshop",  # mass of inside builds and stored consumables (R-10.1a)
+    "passenger",
+    "troop",
+    "cargo",
+    "research",
+    "ep_storage",  # R-7.4
+    "flag_bridge",  # R-8.2: flag officers need one
+)
+WORK_KINDS = ("build", "unbuild")  # R-10.1, R-10.3: work in progress at builders
 
 
 @dataclass(slots=True)
@@ -127,15 +142,19 @@ class Group:
     power: str
     hex: str
     order: str
-    points: int
-    ep: int
-    store: dict[str, int]  # "troops"
+    points: int  # R-7.4: derived from its craft when it has any (R-10.7)
+    store: dict[str, int]  # "troops" and "ep" (R-7.4)
     troop_space: int
     diplomat: bool
     status: str
     kind: str = "standard"
     engages: tuple[str, ...] = ()  # R-2a: the powers it engages this round
     defending: bool = False  # R-2a: it only answers an attack
+    ep_storage: int | None = None  # R-7.4: None = not limited (a group without craft)
+    out_of_supply: bool = False  # R-7.4a: set at the start of each round
+
+    def __post_init__(self) -> None:
+        self.store.setdefault("ep", 0)
 
     @property
     def where(self) -> str:
@@ -145,6 +164,10 @@ class Group:
     def troops(self) -> int:
         return self.store["troops"]
 
+    @property
+    def ep(self) -> int:
+        return self.store["ep"]
+
     def copy(self) -> Group:
         return Group(
             self.id,
@@ -152,7 +175,6 @@ class Group:
             self.hex,
             self.order,
             self.points,
-            self.ep,
             dict(self.store),
             self.troop_space,
             self.diplomat,
@@ -160,6 +182,8 @@ class Group:
             self.kind,
             self.engages,
             self.defending,
+            self.ep_storage,
+            self.out_of_supply,
         )
 
 
@@ -171,7 +195,11 @@ class Static:
     civilian: bool
     passenger_space: int
     troop_space: int
-    store: dict[str, int]  # "pl" (passengers) and "troops"
+    store: dict[str, int]  # "pl" (passengers), "troops" and "ep" (R-7.4a)
+    out_of_supply: bool = False  # R-7.4a: its craft (and craft in orbit with it) lack EP
+
+    def __post_init__(self) -> None:
+        self.store.setdefault("ep", 0)
 
     @property
     def where(self) -> str:
@@ -186,6 +214,7 @@ class Static:
             self.passenger_space,
             self.troop_space,
             dict(self.store),
+            self.out_of_supply,
         )
 
 
@@ -354,6 +383,209 @@ class Motion:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class DesignSystem:
+    """R-10.0: ``count`` units of one system of a design, each costing ``points`` and giving
+    ``capacity`` (kind -> amount per unit, kinds from ``CAPACITIES``). Hull boxes are a system
+    with a point cost per box (R-10.7)."""
+
+    id: str
+    name: str
+    points: int
+    count: int = 1
+    capacity: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Design:
+    """R-10.0: a power's registered design. ``loadout`` is the consumables a craft of it is
+    built with (Support §1.4, paid at the catalogue's cost); ``completed`` once one craft of it
+    has been finished (R-10.1: no more +10 %)."""
+
+    id: str
+    power: str
+    name: str
+    cls: str  # "class": military or civilian
+    mobility: str
+    mass: int
+    npv: int
+    crew: int  # CF needed (R-7.5)
+    systems: tuple[DesignSystem, ...]
+    loadout: dict[str, int] = field(default_factory=dict)
+    completed: bool = False
+
+    def copy(self) -> Design:
+        return Design(
+            self.id,
+            self.power,
+            self.name,
+            self.cls,
+            self.mobility,
+            self.mass,
+            self.npv,
+            self.crew,
+            self.systems,
+            dict(self.loadout),
+            self.completed,
+        )
+
+
+@dataclass(slots=True)
+class Workshop:
+    """Support §1.4: consumables made and stored in a craft's workshop space (kind -> count)."""
+
+    craft: str
+    store: dict[str, int]
+
+    @property
+    def where(self) -> str:
+        return f"workshop:{self.craft}"
+
+
+@dataclass(slots=True)
+class Craft:
+    """R-10.0: one built ship or base. It sits in exactly one of a ``group``, a ``static``, or
+    in ``orbit`` with a builder (a craft id; Support §1.1), whose hex it shares.
+
+    ``store`` holds its crew (``cf``) and the consumables it carries (by catalogue kind);
+    ``destroyed`` / ``disabled`` count damaged units per design system id; ``gantry`` is the
+    hex where a mobile builder's external gantry stands (R-10.1a)."""
+
+    id: str
+    power: str
+    design: str
+    group: str | None
+    static: str | None
+    orbit: str | None
+    store: dict[str, int]
+    fatigue: int = 0  # % (R-10.2)
+    destroyed: dict[str, int] = field(default_factory=dict)
+    disabled: dict[str, int] = field(default_factory=dict)
+    captured: bool = False  # R-10.3: unbuilt for floor(NPV / 2)
+    gantry: str | None = None
+    workshop: Workshop = field(default_factory=lambda: Workshop("", {}))
+
+    def __post_init__(self) -> None:
+        if self.workshop.craft != self.id:
+            self.workshop = Workshop(self.id, self.workshop.store)
+
+    @property
+    def where(self) -> str:
+        return f"craft:{self.id}"
+
+    @property
+    def crew(self) -> int:
+        return self.store["cf"]
+
+    def copy(self) -> Craft:
+        return Craft(
+            self.id,
+            self.power,
+            self.design,
+            self.group,
+            self.static,
+            self.orbit,
+            dict(self.store),
+            self.fatigue,
+            dict(self.destroyed),
+            dict(self.disabled),
+            self.captured,
+            self.gantry,
+            Workshop(self.id, dict(self.workshop.store)),
+        )
+
+
+@dataclass(slots=True)
+class Build:
+    """R-10.1, R-10.3, R-10.7: work in progress at ``builders`` (craft ids, in listed order).
+
+    A ``build`` holds the Ore paid so far as a stockpile of its power (``store``, ledger
+    ``build:<id>``) until it reaches ``cost`` (NPV, the +10 % ``surcharge`` fixed at its start,
+    and its loadout); the craft then takes its id. An ``unbuild`` of ``craft`` has ``worked``
+    its way through ``cost`` (the NPV) at the builder's rating. ``hex`` is where an external
+    build stands (its gantry hex); an inside build is in its builder's workshop (``None``)."""
+
+    id: str
+    power: str
+    kind: str
+    design: str
+    builders: list[str]
+    inside: bool
+    hex: str | None
+    cost: int
+    surcharge: int
+    started: int  # round
+    store: dict[str, int]  # "ore" paid so far
+    craft: str | None = None  # unbuild
+    worked: int = 0  # unbuild
+
+    @property
+    def where(self) -> str:
+        return f"build:{self.id}"
+
+    @property
+    def paid(self) -> int:
+        return self.store["ore"]
+
+    def copy(self) -> Build:
+        return Build(
+            self.id,
+            self.power,
+            self.kind,
+            self.design,
+            list(self.builders),
+            self.inside,
+            self.hex,
+            self.cost,
+            self.surcharge,
+            self.started,
+            dict(self.store),
+            self.craft,
+            self.worked,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Consumable:
+    """R-10.1a: one kind of the campaign's catalogue (fighters, drones, missiles, …)."""
+
+    kind: str
+    mass: int
+    ore: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupLimit:
+    """R-2b: a campaign's limits for one group kind (``None``: no limit)."""
+
+    points: int | None = None
+    officers: int | None = None  # officers' value (Support §5.1.3)
+
+
+@dataclass(slots=True)
+class Fleet:
+    """R-10: the designs, craft and work in progress, and the campaign's fleet settings: the
+    consumables catalogue (R-10.1a), TP per design registered (R-10.0) and group limits
+    (R-2b; none unless the campaign sets them)."""
+
+    designs: list[Design] = field(default_factory=list)
+    craft: list[Craft] = field(default_factory=list)
+    builds: list[Build] = field(default_factory=list)
+    catalogue: dict[str, Consumable] = field(default_factory=dict)
+    design_tp: int = 0
+    group_limits: dict[str, GroupLimit] = field(default_factory=dict)
+
+    def copy(self) -> Fleet:
+        return Fleet(
+            [d.copy() for d in self.designs],
+            [c.copy() for c in self.craft],
+            [b.copy() for b in self.builds],
+            self.catalogue,
+            self.design_tp,
+            self.group_limits,
+        )
+
+
 @dataclass(slots=True)
 class State:
     round: int
@@ -371,6 +603,7 @@ class State:
     agreements: list[Agreement] = field(default_factory=list)  # R-5.5
     motions: list[Motion] = field(default_factory=list)  # R-6.4: the ``un`` key
     map_size: tuple[int, int] | None = None  # contracts §1 ``map.size``: (cols, rows)
+    fleet: Fleet = field(default_factory=lambda: Fleet())  # R-10: designs, craft, builds
 
     def copy(self) -> State:
         """A deep copy of everything mutable (immutable parts are shared)."""
@@ -390,6 +623,7 @@ class State:
             [a.copy() for a in self.agreements],
             [m.copy() for m in self.motions],
             self.map_size,
+            self.fleet.copy(),
         )
 
 

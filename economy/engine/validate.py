@@ -8,13 +8,22 @@ set up earlier in the same round) are made again by the step that applies the or
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from .codec import is_hex
+from .codec import CaseError, is_hex, parse_design_systems
+from .designs import npv_problem
 from .hexgrid import on_map
 from .rules import hex_of, map_bounds
-from .state import GROUP_ORDERS, GROUP_STATUSES, Order, State
+from .state import (
+    CRAFT_CLASSES,
+    GROUP_KINDS,
+    GROUP_ORDERS,
+    GROUP_STATUSES,
+    MOBILITIES,
+    Order,
+    State,
+)
 
 REQUIRED = True
 OPTIONAL = False
@@ -31,24 +40,68 @@ class Catalog:
     system_holder: dict[str, str | None]
     ids: set[str]
     bounds: tuple[int, int] | None = None  # contracts §1 ``map.size`` (cols, rows)
+    fleet: FleetCatalog = field(default_factory=lambda: FleetCatalog())  # R-10
 
     @classmethod
-    def of(cls, state: State) -> Catalog:
-        ids = {p.id for p in state.powers}
-        for objs in (state.systems, state.hubs, state.groups, state.statics, state.shipments):
-            ids.update(o.id for o in objs)
-        ids.update(b.id for b in state.bubbles)
-        ids.update(a.id for a in state.agreements)
-        ids.update(m.id for m in state.motions)
+    def of(cls, state: State, sheets: Iterable[tuple[str, int, Any]] = ()) -> Catalog:
+        """``sheets`` (power, index, raw order) add the ids their orders create (R-10.1a)."""
         return cls(
             {p.id for p in state.powers},
             {g.id: g.power for g in state.groups},
             {s.id: s.power for s in state.statics},
             {h.id: h.power for h in state.hubs},
             {s.id: s.holder for s in state.systems},
-            ids,
+            state_ids(state),
             map_bounds(state.map_size, state.hexes),
+            FleetCatalog.of(state, sheets),
         )
+
+
+def state_ids(state: State) -> set[str]:
+    """Every id in use (contracts §1: unique across every object of a state)."""
+    ids = {p.id for p in state.powers}
+    for objs in (state.systems, state.hubs, state.groups, state.statics, state.shipments):
+        ids.update(o.id for o in objs)
+    ids.update(b.id for b in state.bubbles)
+    ids.update(a.id for a in state.agreements)
+    ids.update(m.id for m in state.motions)
+    for fleet_objs in (state.fleet.designs, state.fleet.craft, state.fleet.builds):
+        ids.update(o.id for o in fleet_objs)
+    return ids
+
+
+PROMISES = {"register_design": "design", "build": "craft", "form_group": "carrier"}
+
+
+@dataclass(slots=True)
+class FleetCatalog:
+    """R-10: owners of designs, craft and work, the catalogue's kinds, and what this round's
+    sheets will create (a design registered, a craft finished, a group formed: R-10.1a lets
+    them be built, crewed, supplied and grouped in the same Support Phase)."""
+
+    design_owner: dict[str, str] = field(default_factory=dict)
+    craft_owner: dict[str, str] = field(default_factory=dict)
+    build_owner: dict[str, str] = field(default_factory=dict)
+    kinds: set[str] = field(default_factory=set)
+    promised: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (kind, power)
+
+    @classmethod
+    def of(cls, state: State, sheets: Iterable[tuple[str, int, Any]]) -> FleetCatalog:
+        fleet = state.fleet
+        out = cls(
+            {d.id: d.power for d in fleet.designs},
+            {c.id: c.power for c in fleet.craft},
+            {b.id: b.power for b in fleet.builds},
+            set(fleet.catalogue),
+        )
+        for b in fleet.builds:
+            if b.kind == "build":
+                out.promised[b.id] = ("craft", b.power)
+        for power, _, raw in sheets:
+            kind = PROMISES.get(str(raw.get("type"))) if isinstance(raw, dict) else None
+            if kind and isinstance(raw.get("id"), str):
+                out.promised.setdefault(raw["id"], (kind, power))
+        return out
 
 
 Check = Callable[[Catalog, str, Any], "str | None"]
@@ -178,6 +231,81 @@ def _power(cat: Catalog, _: str, v: Any) -> str | None:
     return None if isinstance(v, str) and v in cat.powers else f"unknown power {v!r}"
 
 
+def _count(_: Catalog, __: str, v: Any) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        return f"expected an integer >= 0, got {v!r}"
+    return None
+
+
+def _text(_: Catalog, __: str, v: Any) -> str | None:
+    return None if isinstance(v, str) and v else f"expected a non-empty string, got {v!r}"
+
+
+def _systems(_: Catalog, __: str, v: Any) -> str | None:
+    """R-10.0: a design's systems, each ``{id, name, points, count, <capacity>: n}``."""
+    try:
+        parse_design_systems(v)
+    except CaseError as exc:
+        return str(exc)
+    return None
+
+
+def _kind(cat: Catalog, _: str, v: Any) -> str | None:
+    return None if v in cat.fleet.kinds else f"no consumable {v!r} in the catalogue (R-10.1a)"
+
+
+def _loadout(cat: Catalog, power: str, v: Any) -> str | None:
+    if not isinstance(v, dict):
+        return f"expected an object of consumable kind -> count, got {v!r}"
+    return next(
+        (
+            f"{k}: {p}"
+            for k, n in v.items()
+            if (p := _kind(cat, power, k) or _posint(cat, power, n))
+        ),
+        None,
+    )
+
+
+def _fleet_id(kind: str, *tables: Callable[[Catalog], dict[str, str]], promise: str = "") -> Check:
+    """An id of ``kind`` the power owns; with ``promise``, also one its sheet (or its work in
+    progress) creates this round (R-10.1a)."""
+
+    def check(cat: Catalog, power: str, v: Any) -> str | None:
+        owner = None
+        if isinstance(v, str):
+            owner = next((t(cat)[v] for t in tables if v in t(cat)), None)
+            made = cat.fleet.promised.get(v)
+            if owner is None and made is not None and made[0] == promise:
+                owner = made[1]
+        # Another power's and none at all get the same answer (issue 11: no leak).
+        return None if owner == power else f"no such {kind} of yours: {v!r}"
+
+    return check
+
+
+def _id_list(check: Check) -> Check:
+    def many(cat: Catalog, power: str, v: Any) -> str | None:
+        if not isinstance(v, list) or not v or len(set(map(str, v))) != len(v):
+            return f"expected a non-empty list of distinct ids, got {v!r}"
+        return next((p for item in v if (p := check(cat, power, item))), None)
+
+    return many
+
+
+def _craft_table(cat: Catalog) -> dict[str, str]:
+    return cat.fleet.craft_owner
+
+
+_design = _fleet_id("design", lambda cat: cat.fleet.design_owner, promise="design")
+_craft = _fleet_id("craft", _craft_table)
+_finished = _fleet_id("craft", _craft_table, promise="craft")
+_work = _fleet_id("build", lambda cat: cat.fleet.build_owner)
+_crew_group = _fleet_id("group", lambda cat: cat.group_owner, promise="carrier")
+_ep_into = _fleet_id(
+    "group or static", lambda cat: cat.group_owner, lambda cat: cat.static_owner, promise="carrier"
+)
+_builders = _id_list(_craft)
 _group = _owned("group", "group_owner")
 _hub = _owned("hub", "hub_owner")
 _static = _owned("static", "static_owner")
@@ -253,6 +381,50 @@ FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
         "troops": (_posint, REQUIRED),
         "invader": (_power, OPTIONAL),
     },
+    "register_design": {
+        "id": (_new_id, REQUIRED),
+        "name": (_text, OPTIONAL),
+        "class": (_enum(*CRAFT_CLASSES), REQUIRED),
+        "mobility": (_enum(*MOBILITIES), REQUIRED),
+        "mass": (_posint, REQUIRED),
+        "npv": (_posint, REQUIRED),
+        "crew": (_count, OPTIONAL),
+        "systems": (_systems, REQUIRED),
+        "loadout": (_loadout, OPTIONAL),
+    },
+    "build": {
+        "id": (_new_id, REQUIRED),
+        "design": (_design, REQUIRED),
+        "builders": (_builders, REQUIRED),
+        "ore": (_count, OPTIONAL),
+    },
+    "adjust_build": {
+        "build": (_work, REQUIRED),
+        "ore": (_count, OPTIONAL),
+        "builders": (_builders, OPTIONAL),
+        "cancel": (_bool, OPTIONAL),
+    },
+    "unbuild": {
+        "id": (_new_id, REQUIRED),
+        "craft": (_craft, REQUIRED),
+        "builder": (_craft, REQUIRED),
+    },
+    "make": {
+        "builder": (_craft, REQUIRED),
+        "kind": (_kind, REQUIRED),
+        "count": (_posint, REQUIRED),
+    },
+    "form_group": {
+        "id": (_new_id, REQUIRED),
+        "craft": (_id_list(_finished), REQUIRED),
+        "kind": (_enum(*GROUP_KINDS), OPTIONAL),
+    },
+    "crew": {
+        "group": (_crew_group, OPTIONAL),
+        "craft": (_finished, OPTIONAL),
+        "cf": (_posint, OPTIONAL),
+    },
+    "supply_ep": {"into": (_ep_into, REQUIRED), "ep": (_posint, REQUIRED)},
     "planetary_project": {
         "system": (_held, REQUIRED),
         "source": (_ore_bio_gal, REQUIRED),
@@ -285,6 +457,16 @@ def _cross_checks(power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:
         yield "to: cannot transfer to yourself"
     elif kind == "hub_extend" and not o["links"]:
         yield "links: an extension adds at least one link (R-5.1a)"
+    elif kind == "register_design" and (
+        problem := npv_problem(o["npv"], parse_design_systems(o["systems"]))
+    ):
+        yield f"npv: {problem}"
+    elif kind == "crew" and ("group" in o) == ("craft" in o):
+        yield "craft: give either a group or a craft"
+    elif kind == "adjust_build" and (o.get("cancel") is True) == any(
+        k in o for k in ("ore", "builders")
+    ):
+        yield "cancel: either cancel, or give the ore and/or builders for this round (R-10.7)"
 
 
 def check_order(catalog: Catalog, power: str, raw: Any) -> list[str]:
@@ -313,7 +495,8 @@ def check_orders(
     state: State, sheets: Iterable[tuple[str, int, Any]]
 ) -> tuple[list[Order], list[tuple[str, int, str]]]:
     """Split (power, index, raw order) into accepted ``Order``s and (power, index, error)."""
-    catalog = Catalog.of(state)
+    sheets = list(sheets)
+    catalog = Catalog.of(state, sheets)
     accepted: list[Order] = []
     refused: list[tuple[str, int, str]] = []
     for power, index, raw in sheets:

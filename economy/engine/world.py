@@ -12,6 +12,7 @@ from typing import Any
 
 from .hexgrid import within
 from .ledger import Books
+from .navy import Navy
 from .rules import hex_of
 from .state import Group, Hub, Invasion, Order, Power, Shipment, State, Static, System
 
@@ -67,6 +68,7 @@ class World:
         self.new_members: set[str] = set()  # R-5.1a: hexes added by an extension this round
         self.unpaid_structure: list[tuple[Hub, list[str], list[tuple[str, str]]]] = []
         self.un_meeting: dict[str, Any] = {}  # filled by the UN Meeting
+        self.navy = Navy(state, self.groups, self.statics)  # designs, craft, builds
         self.reindex_groups()
 
     # --- indices -------------------------------------------------------------------------

@@ -14,10 +14,13 @@ from hypothesis import strategies as st
 from economy.engine.case import check_expect, load_case, run_case
 from economy.engine.codec import CaseError, dump_state, parse_state
 
-CASE_007 = json.loads(
-    (
-        Path(__file__).resolve().parent.parent / "cases" / "007-shipment-between-own-hubs.json"
-    ).read_text()
+CASES = Path(__file__).resolve().parent.parent / "cases"
+CASE_007 = json.loads((CASES / "007-shipment-between-own-hubs.json").read_text())
+FLEET = json.loads(
+    (CASES / "204-r-10-1a-gantry-lost-when-moving-statics-need-none.json").read_text()
+)
+ORBITS = json.loads(
+    (CASES / "211-r-7-4a-orbiting-craft-statics-and-out-of-supply.json").read_text()
 )
 
 
@@ -60,6 +63,57 @@ def test_malformed_case_names_the_path(path: list[Any], value: Any, where: str) 
     assert str(info.value).startswith(where + ":")
 
 
+@pytest.mark.parametrize(
+    ("path", "value", "where"),
+    [
+        (["state", "craft", 1, "static"], "base", "state.craft[1].group"),
+        (["state", "craft", 1, "design"], "ghost", "state.craft[1].design"),
+        (["state", "craft", 1, "group"], "nowhere", "state.craft[1].group"),
+        (["state", "craft", 0, "static"], "ghost", "state.craft[0].static"),
+        (["state", "craft", 1, "destroyed"], {"cs": 2}, "state.craft[1].destroyed"),
+        (["state", "craft", 1, "disabled"], {"zz": 1}, "state.craft[1].disabled.zz"),
+        (["state", "craft", 1, "consumables"], {"torpedo": 1},
+         "state.craft[1].consumables.torpedo"),
+        (["state", "craft", 1, "gantry"], "0000", "state.craft[1].gantry"),
+        (["state", "designs", 0, "npv"], 10, "state.designs[0].npv"),
+        (["state", "designs", 0, "class"], "pirate", "state.designs[0].class"),
+        (["state", "designs", 0, "systems", 1, "id"], "cy", "state.designs[0].systems[1].id"),
+        (["state", "designs", 0, "loadout"], {"torpedo": 1}, "state.designs[0].loadout.torpedo"),
+        (["state", "catalogue", 0, "kind"], "ore", "state.catalogue[0].kind"),
+        (["state", "builds", 0, "paid"], 41, "state.builds[0].cost"),
+        (["state", "builds", 0, "builders"], ["ghost"], "state.builds[0].builders[0]"),
+        (["state", "builds", 1, "builders"], ["t1", "t2"], "state.builds[1].builders"),
+        (["state", "builds", 0, "hex"], KeyError, "state.builds[0].hex"),
+        (["state", "builds", 0, "design"], "ghost", "state.builds[0].design"),
+        (["state", "fleet", "group_limits"], {"armada": {"points": 1}},
+         "state.fleet.group_limits.armada"),
+    ],
+)  # fmt: skip
+def test_malformed_fleet_names_the_path(path: list[Any], value: Any, where: str) -> None:
+    """R-10: craft in exactly one place, designs whose NPV covers their systems, work in
+    progress at its power's builders, consumables from the catalogue."""
+    with pytest.raises(CaseError) as info:
+        load_case(broken(path, value, FLEET))
+    assert info.value.path == where
+
+
+def test_a_craft_orbits_only_a_builder() -> None:
+    with pytest.raises(CaseError, match=r"state.craft\[1\].orbit: 'hull2' is not a builder"):
+        load_case(broken(["state", "craft", 1, "orbit"], "hull2", ORBITS))
+    with pytest.raises(CaseError, match=r"state.craft\[1\].orbit: 'fresh' is not a builder"):
+        load_case(broken(["state", "craft", 1, "orbit"], "fresh", ORBITS))
+
+
+def test_group_figures_follow_their_craft() -> None:
+    """R-10.7: a group's points, troop space and EP storage derive from its craft; a bare
+    ``points`` group keeps its own figures (old cases stay valid)."""
+    state = load_case(ORBITS).state
+    ge = next(g for g in state.groups if g.id == "ge")
+    assert (ge.points, ge.troop_space, ge.ep_storage) == (160, 0, 10)  # 8 + fresh's 2 in orbit
+    bare = load_case(CASE_007).state
+    assert all(g.ep_storage is None for g in bare.groups)
+
+
 def test_two_homeworlds_for_one_power_is_malformed() -> None:
     case = broken(["state", "systems", 0, "type"], "homeworld")
     case["state"]["systems"][1]["type"] = "homeworld"
@@ -76,8 +130,9 @@ def test_shipment_to_unknown_hub_is_dangling() -> None:
         load_case(case)
 
 
-def test_dump_then_parse_round_trips() -> None:
-    state = load_case(CASE_007).state
+@pytest.mark.parametrize("base", [CASE_007, FLEET, ORBITS], ids=["007", "204", "211"])
+def test_dump_then_parse_round_trips(base: dict[str, Any]) -> None:
+    state = load_case(base).state
     dumped = dump_state(state)
     assert dump_state(parse_state(json.loads(json.dumps(dumped)))) == dumped
 
@@ -218,11 +273,10 @@ def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
-# 007, and cases carrying the newer keys: lost, waiting_for, engages/defending, map.size
+# 007, and cases carrying the newer keys: lost, waiting_for, engages/defending, map.size, fleet
 BASES = [CASE_007] + [
-    json.loads(next(CASES_DIR.glob(f"{n}-*.json")).read_text())
-    for n in ("077", "088", "090", "091")
+    json.loads(next(CASES.glob(f"{n}-*.json")).read_text())
+    for n in ("077", "088", "090", "091", "204", "211")
 ]
 PATHS = [(i, path) for i, base in enumerate(BASES) for path in _paths(base)]
 

@@ -17,7 +17,18 @@ from economy.engine.hub_setup import reachable
 from economy.engine.ledger import Line
 from economy.engine.resolve import resolve
 from economy.engine.rules import hex_of, map_bounds
-from economy.engine.state import Group, Hub, Invasion, Shipment, State, Static, System
+from economy.engine.state import (
+    Build,
+    Craft,
+    Group,
+    Hub,
+    Invasion,
+    Shipment,
+    State,
+    Static,
+    System,
+    Workshop,
+)
 from economy.engine.world import World
 
 from .factory import campaign
@@ -30,10 +41,104 @@ ORDER_TYPES = [
     "market_sell", "ship", "gal_transfer", "hub_setup", "hub_maintain", "guild_join",
     "guild_leave", "designate_primary", "drop_primary", "nominate_homeworld",
     "research_project", "recruit_troops", "home_defense", "planetary_project", "distribute",
-    "embark", "hub_extend",
+    "embark", "hub_extend", "register_design", "build", "adjust_build", "unbuild", "make",
+    "form_group", "crew", "supply_ep",
 ]  # fmt: skip
 SMALL = st.integers(min_value=0, max_value=60)
 KEEP_FIELD = st.sampled_from([True] * 19 + [False])
+
+
+CATALOGUE = [{"kind": "fighter", "mass": 2, "ore": 7}, {"kind": "mine", "mass": 9, "ore": 1}]
+
+
+def _design(power: str, kind: str, cls: str, mobility: str, **kw: Any) -> dict[str, Any]:
+    return {"id": f"{power}-{kind}", "power": power, "class": cls, "mobility": mobility, **kw}
+
+
+def designs_for(draw: st.DrawFn, power: str) -> list[dict[str, Any]]:
+    """R-10.0: a static yard, a mobile tender (both builders) and a frigate of ``power``."""
+    n = st.integers(0, 60)
+    eps = {"id": "eps", "points": 2, "ep_storage": draw(st.integers(0, 9))}
+    workshop = {"id": "ws", "points": 5, "workshop": draw(n)}
+    yard = [
+        {
+            "id": "cy",
+            "points": 20,
+            "count": draw(st.integers(1, 2)),
+            "construction": draw(st.integers(1, 160)),
+        }
+    ]
+    tender = [{"id": "cs", "points": 20, "construction": draw(st.integers(1, 160))},
+              {"id": "rep", "points": 5, "repair": draw(n)}]  # fmt: skip
+    frigate = [{"id": "b1", "points": 3, "count": 2}, {"id": "trp", "points": 1, "troop": 10}]
+    npv = st.integers(60, 250)
+    frig_class = draw(st.sampled_from(["military", "civilian"]))
+    return [
+        _design(power, "yard", "civilian", "static", mass=200, npv=draw(npv), crew=4,
+                completed=True, systems=[*yard, workshop, eps]),
+        _design(power, "tender", "military", "mobile", mass=80, npv=draw(npv), crew=6,
+                completed=draw(st.booleans()), systems=[*tender, workshop, eps]),
+        _design(power, "frig", frig_class, "mobile", mass=draw(st.integers(10, 90)),
+                npv=draw(st.integers(30, 150)), crew=draw(st.integers(0, 5)),
+                completed=draw(st.booleans()), loadout=draw(st.sampled_from([{}, {"fighter": 2}])),
+                systems=[*frigate, eps]),
+    ]  # fmt: skip
+
+
+def fleet_for(
+    draw: st.DrawFn, groups: list[dict[str, Any]], statics: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Designs, craft in groups, statics and orbit, and work in progress (R-10)."""
+    designs = [d for p in POWERS for d in designs_for(draw, p)]
+    npv = {d["id"]: d["npv"] for d in designs}
+    craft: list[dict[str, Any]] = []
+    builders: list[tuple[dict[str, Any], str]] = []  # (craft, hex)
+    wear = st.fixed_dictionaries(
+        {"crew": st.integers(0, 4), "fatigue": st.integers(0, 150), "captured": st.booleans()}
+    )
+    for g in groups:
+        for k in range(draw(st.integers(0, 2))):
+            kind = draw(st.sampled_from(["tender", "frig"]))
+            gantry = draw(st.sampled_from([None, g["hex"]]))
+            c = {"id": f"{g['id']}c{k}", "power": g["power"], "design": f"{g['power']}-{kind}",
+                 "group": g["id"], "gantry": gantry, **draw(wear)}  # fmt: skip
+            craft.append(c)
+            if kind == "tender":
+                builders.append((c, g["hex"]))
+    for s in statics:
+        if draw(st.booleans()):
+            stored = draw(st.sampled_from([{}, {"fighter": 1}]))
+            c = {"id": f"{s['id']}y", "power": s["power"], "design": f"{s['power']}-yard",
+                 "static": s["id"], "crew": 4, "workshop": stored}  # fmt: skip
+            craft.append(c)
+            builders.append((c, s["hex"]))
+    builds = []
+    for k, (b, hx) in enumerate(builders):
+        if draw(st.booleans()):
+            craft.append({"id": f"o{k}", "power": b["power"], "design": f"{b['power']}-frig",
+                          "orbit": b["id"], "crew": draw(st.integers(0, 3))})  # fmt: skip
+        if draw(st.booleans()):
+            cost = draw(st.integers(5, 200))
+            inside = draw(st.booleans())
+            builds.append({"id": f"w{k}", "power": b["power"], "design": f"{b['power']}-frig",
+                           "builders": [b["id"]], "inside": inside,
+                           "hex": None if inside else hx, "cost": cost, "surcharge": cost // 11,
+                           "paid": draw(st.integers(0, cost - 1)),
+                           "started": draw(st.integers(1, 2))})  # fmt: skip
+    busy = {b["id"] for b, _ in builders}
+    for k, c in enumerate([c for c in craft if c.get("group") and c["id"] not in busy][:2]):
+        owner: dict[str, Any] | None = next(
+            (b for b, _ in builders if b["power"] == c["power"]), None
+        )
+        if owner is not None and draw(st.booleans()):
+            b = owner
+            cost = npv[c["design"]]
+            builds.append({"id": f"u{k}", "power": c["power"], "kind": "unbuild",
+                           "craft": c["id"], "builders": [b["id"]], "cost": cost,
+                           "worked": draw(st.integers(0, cost - 1)), "started": 1})  # fmt: skip
+    limits = draw(st.sampled_from([{}, {"standard": {"points": 200}}]))
+    return {"catalogue": CATALOGUE, "designs": designs, "craft": craft, "builds": builds,
+            "fleet": {"design_tp": draw(st.integers(0, 20)), "group_limits": limits}}  # fmt: skip
 
 
 @st.composite
@@ -112,12 +217,17 @@ def campaigns(draw: st.DrawFn) -> dict[str, Any]:
                 "id": f"g{k}",
                 "power": draw(st.sampled_from(POWERS)),
                 "hex": draw(st.sampled_from(hexes)),
-                "order": draw(st.sampled_from(["maintain_orbit", "maintain_orbit", "none"])),
+                "order": draw(
+                    st.sampled_from(["maintain_orbit", "maintain_orbit", "none", "hold_build"])
+                ),
+                "status": draw(st.sampled_from(["none", "none", "stood_off", "engaged"])),
                 "kind": draw(st.sampled_from(["standard", "reserve"])),
                 "troops": troops,
                 "troop_space": troops + draw(st.integers(0, 40)),
                 "engages": draw(st.lists(st.sampled_from(POWERS), unique=True, max_size=2)),
                 "defending": draw(st.booleans()),
+                "points": draw(st.integers(0, 400)),
+                "ep": draw(st.integers(0, 5)),
             }
         )
     statics = [
@@ -129,6 +239,7 @@ def campaigns(draw: st.DrawFn) -> dict[str, Any]:
             "passenger_space": draw(st.integers(0, 100)),
             "passengers": draw(st.integers(0, 100)),
             "troop_space": draw(st.integers(0, 30)),
+            "ep": draw(st.integers(0, 3)),
         }
         for k in range(draw(st.integers(0, 4)))
     ]
@@ -183,6 +294,7 @@ def campaigns(draw: st.DrawFn) -> dict[str, Any]:
             "rates": {"ore>bio": "1.5", "bio>gal": "0.7", "gal>ore": "1"},
             "tax": {"ore>bio": "0.1", "bio>gal": "0", "gal>ore": "0.25"},
         },
+        **fleet_for(draw, groups, statics),
     )
 
 
@@ -211,6 +323,10 @@ def orders_for(draw: st.DrawFn, state: dict[str, Any]) -> list[tuple[str, int, A
             return st.one_of(st.sampled_from(ids), st.sampled_from(ids), st.sampled_from(every))
 
         any_system = st.sampled_from([s["id"] for s in state["systems"]])
+        own_craft = _own(state["craft"], power) or ["nope"]
+        own_designs = _own(state["designs"], power) or ["nope"]
+        own_builds = _own(state["builds"], power) or ["nope"]
+        new_id = st.sampled_from(["n1", "n2", "n3"])
         fields: dict[str, dict[str, st.SearchStrategy[Any]]] = {
             "declare_group": {
                 "group": pick(groups),
@@ -271,7 +387,29 @@ def orders_for(draw: st.DrawFn, state: dict[str, Any]) -> list[tuple[str, int, A
                 "target": res3,
                 "pct": st.integers(0, 80),
             },
-        }
+            "register_design": {
+                "id": new_id, "class": st.sampled_from(["military", "civilian"]),
+                "mobility": st.sampled_from(["mobile", "static"]), "mass": st.integers(1, 99),
+                "npv": st.integers(1, 120), "crew": st.integers(0, 3),
+                "systems": st.lists(st.fixed_dictionaries(
+                    {"id": st.sampled_from(["a", "b"]), "points": st.integers(0, 40),
+                     "construction": st.integers(0, 30), "ep_storage": st.integers(0, 5)}),
+                    max_size=2),
+                "loadout": st.sampled_from([{}, {"fighter": 1}, {"ghost": 1}]),
+            },
+            "build": {"id": new_id, "design": pick(own_designs),
+                      "builders": st.lists(pick(own_craft), min_size=1, max_size=2),
+                      "ore": st.integers(0, 60)},
+            "adjust_build": {"build": pick(own_builds), "ore": st.integers(0, 60),
+                             "cancel": st.booleans()},
+            "unbuild": {"id": new_id, "craft": pick(own_craft), "builder": pick(own_craft)},
+            "make": {"builder": pick(own_craft), "kind": st.sampled_from(["fighter", "mine"]),
+                     "count": st.integers(0, 6)},
+            "form_group": {"id": new_id, "craft": st.lists(pick(own_craft), max_size=3),
+                           "kind": st.sampled_from(["standard", "civilian"])},
+            "crew": {"group": pick(groups), "craft": pick(own_craft), "cf": st.integers(0, 6)},
+            "supply_ep": {"into": pick(carriers or ["nope"]), "ep": amount},
+        }  # fmt: skip
         for index in range(draw(st.integers(0, 8))):
             kind = draw(st.sampled_from(ORDER_TYPES))
             order: dict[str, Any] = {"type": kind}
@@ -427,8 +565,102 @@ def scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, int, Any
     return state, sheet
 
 
+@st.composite
+def fleet_scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, int, Any]]]:
+    """A fixed map where building, unbuilding, making, forming, crewing and EP can all succeed
+    (R-10, R-7.2-R-7.5), with work in progress, gantries and interruptions drawn at random."""
+    n = st.integers(0, 150)
+    hx0 = st.sampled_from([None, "0103"])
+
+    def sys(sid: str, hx: str, holder: str) -> dict[str, Any]:
+        return {"id": sid, "hex": hx, "holder": holder, "loyalty": draw(st.integers(1, 20)),
+                "rates": {r: draw(st.integers(0, 30)) for r in ("ore", "gal", "bio", "pl")},
+                "stock": {r: draw(n) for r in ("ore", "bio", "pl")},
+                "free_ep": draw(st.integers(0, 3))}  # fmt: skip
+
+    def wip(bid: str, power: str, builder: str, hx: str) -> dict[str, Any]:
+        cost = draw(st.integers(5, 200))
+        inside = draw(st.booleans())
+        return {"id": bid, "power": power, "design": f"{power}-frig", "builders": [builder],
+                "inside": inside, "hex": None if inside else hx, "cost": cost,
+                "surcharge": 0, "paid": draw(st.integers(0, cost - 1)), "started": 1}  # fmt: skip
+
+    groups = [
+        {"id": "g0", "power": "p0", "hex": "0103", "troop_space": 0, "ep": draw(st.integers(0, 9)),
+         "order": draw(st.sampled_from(["hold_build", "hold_build", "hold_repair", "none"])),
+         "status": draw(st.sampled_from(["none", "none", "stood_off", "engaged"]))},
+        {"id": "g1", "power": "p1", "hex": "0301", "order": "hold_build", "ep": 9},
+    ]  # fmt: skip
+    state = campaign(
+        round=2,
+        powers={p: draw(n) for p in POWERS},
+        systems=[sys("a", "0101", "p0"), sys("b", "0103", "p0"), sys("d", "0301", "p1")],
+        hubs=[{"id": "w", "power": "p0", "centre": "0101", "nodes": ["0103"],
+               "links": [["0101", "0103"]], "guild": False,
+               "pool": {r: draw(n) for r in ("ore", "bio", "pl")}}],
+        groups=groups,
+        statics=[{"id": "t0", "power": "p0", "hex": "0101", "ep": draw(st.integers(0, 3))},
+                 {"id": "t1", "power": "p1", "hex": "0301"}],
+        catalogue=CATALOGUE,
+        designs=[d for p in ("p0", "p1") for d in designs_for(draw, p)],
+        craft=[
+            {"id": "y0", "power": "p0", "design": "p0-yard", "static": "t0", "crew": 4},
+            {"id": "k0", "power": "p0", "design": "p0-tender", "group": "g0", "gantry": draw(hx0)},
+            {"id": "f0", "power": "p0", "design": "p0-frig", "group": "g0",
+             "crew": draw(st.integers(0, 5)), "fatigue": draw(st.integers(0, 120)),
+             "consumables": draw(st.sampled_from([{}, {"mine": 2}]))},
+            {"id": "o0", "power": "p0", "design": "p0-frig", "orbit": "y0"},
+            {"id": "o1", "power": "p0", "design": "p0-frig", "orbit": "k0"},
+            {"id": "y1", "power": "p1", "design": "p1-yard", "static": "t1", "crew": 4},
+            {"id": "k1", "power": "p1", "design": "p1-tender", "group": "g1", "gantry": "0301"},
+        ],
+        builds=[w for w in (wip("w0", "p0", "y0", "0101"), wip("w1", "p0", "k0", "0103"),
+                            wip("w2", "p1", "k1", "0301")) if draw(st.booleans())],
+        fleet={"design_tp": draw(st.sampled_from([0, 0, 10]))},
+    )  # fmt: skip
+    amount = draw(st.integers(0, 60))
+    some = st.integers(1, 60)
+    few = st.integers(1, 4)
+    menu: list[tuple[str, dict[str, Any]]] = [
+        ("p0", {"type": "build", "id": "n1", "design": "p0-frig", "builders": ["y0"]}),
+        ("p0", {"type": "build", "id": "n2", "design": "p0-tender", "builders": ["y0"],
+                "ore": amount}),
+        ("p0", {"type": "build", "id": "n3", "design": "p0-frig", "builders": ["k0"]}),
+        ("p0", {"type": "adjust_build", "build": "w0", "ore": amount}),
+        ("p0", {"type": "adjust_build", "build": "w1", "cancel": True}),
+        ("p0", {"type": "unbuild", "id": "u1", "craft": "o0", "builder": "y0"}),
+        ("p0", {"type": "unbuild", "id": "u2", "craft": "f0", "builder": "k0"}),
+        ("p0", {"type": "make", "builder": "y0", "kind": "fighter", "count": draw(few)}),
+        ("p0", {"type": "make", "builder": "k0", "kind": "mine", "count": draw(few)}),
+        ("p0", {"type": "form_group", "id": "fg", "craft": ["o0"]}),
+        ("p0", {"type": "form_group", "id": "fh", "craft": ["n1"]}),
+        ("p0", {"type": "crew", "group": "g0"}),
+        ("p0", {"type": "crew", "craft": "n1", "cf": draw(some)}),
+        ("p0", {"type": "crew", "group": "fg"}),
+        ("p0", {"type": "supply_ep", "into": "g0", "ep": draw(some)}),
+        ("p0", {"type": "supply_ep", "into": "t0", "ep": draw(some)}),
+        ("p0", {"type": "supply_ep", "into": "fh", "ep": draw(some)}),
+        ("p0", {"type": "register_design", "id": "z", "class": "military", "mobility": "mobile",
+                "mass": 9, "npv": 40, "systems": [{"id": "s", "points": 9}]}),
+        ("p0", {"type": "build", "id": "n4", "design": "z", "builders": ["y0"]}),
+        ("p0", {"type": "declare_group", "group": "g0", "hex": "0101"}),
+        ("p1", {"type": "build", "id": "m1", "design": "p1-frig", "builders": ["y1", "k1"]}),
+        ("p1", {"type": "make", "builder": "y1", "kind": "fighter", "count": draw(few)}),
+        ("p1", {"type": "supply_ep", "into": "g1", "ep": draw(some)}),
+    ]  # fmt: skip
+    picks = draw(st.lists(st.sampled_from(range(len(menu))), max_size=14))
+    counts: dict[str, int] = defaultdict(int)
+    sheet = []
+    for i in picks:
+        power, order = menu[i]
+        sheet.append((power, counts[power], order))
+        counts[power] += 1
+    return state, sheet
+
+
 def holdings(state: State) -> dict[tuple[str, str], int]:
-    """What each power owns, by (power, resource): R-0.4's "holdings"."""
+    """What each power owns, by (power, resource): R-0.4's "holdings", with work in progress
+    (a build's Ore), crew and consumables aboard craft, and stored in workshops."""
     out: dict[tuple[str, str], int] = defaultdict(int)
     for p in state.powers:
         for res, n in p.store.items():
@@ -437,12 +669,16 @@ def holdings(state: State) -> dict[tuple[str, str], int]:
         if s.holder:
             for res, n in s.store.items():
                 out[(s.holder, res)] += n
-    holders: tuple[Hub | Group | Static | Invasion, ...] = (
-        *state.hubs, *state.groups, *state.statics, *state.invasions,
+    fleet = state.fleet
+    holders: tuple[Hub | Group | Static | Invasion | Craft | Build, ...] = (
+        *state.hubs, *state.groups, *state.statics, *state.invasions, *fleet.craft, *fleet.builds
     )  # fmt: skip
     for holder in holders:
         for res, n in holder.store.items():
             out[(holder.power, res)] += n
+    for c in fleet.craft:
+        for res, n in c.workshop.store.items():
+            out[(c.power, res)] += n
     for sh in state.shipments:
         out[(sh.power, sh.resource)] += sh.amount
     return out
@@ -454,9 +690,12 @@ def places(state: State) -> dict[tuple[str, str], int]:
     for p in state.powers:
         for res, n in p.store.items():
             out[(f"bank:{p.id}", res)] += n
-    stockpiles: tuple[System | Hub | Group | Static | Invasion | Shipment, ...] = (
+    fleet = state.fleet
+    stockpiles: tuple[
+        System | Hub | Group | Static | Invasion | Shipment | Craft | Build | Workshop, ...
+    ] = (
         *state.systems, *state.hubs, *state.groups, *state.statics, *state.invasions,
-        *state.shipments,
+        *state.shipments, *fleet.craft, *fleet.builds, *(c.workshop for c in fleet.craft),
     )  # fmt: skip
     for holder in stockpiles:
         key = holder.where if not isinstance(holder, Invasion) else f"{holder.where}:{holder.power}"
@@ -503,6 +742,14 @@ def test_resolution_invariants_random_campaigns(data: st.DataObject) -> None:
 @SETTINGS
 @given(scenario=scenarios())
 def test_resolution_invariants_busy_scenario(
+    scenario: tuple[dict[str, Any], list[tuple[str, int, Any]]],
+) -> None:
+    check_invariants(*scenario)
+
+
+@SETTINGS
+@given(scenario=fleet_scenarios())
+def test_resolution_invariants_fleet_scenario(
     scenario: tuple[dict[str, Any], list[tuple[str, int, Any]]],
 ) -> None:
     check_invariants(*scenario)

@@ -141,3 +141,92 @@ def test_default_bounds_are_the_listed_hexes_and_old_catalogs_have_none() -> Non
     # a catalog built without bounds (the shell's old call) checks the shape only
     bare = Catalog(set(), {}, {}, {}, {}, set())
     assert bare.bounds is None
+
+
+FLEET = parse_state(
+    campaign(
+        powers={"terra": 0, "vargr": 0},
+        systems=[system("a", "0101", "terra", 5)],
+        groups=[group("g", "terra", "0101", "hold_build")],
+        statics=[{"id": "st", "power": "terra", "hex": "0101"}],
+        catalogue=[{"kind": "fighter", "mass": 2, "ore": 7}],
+        designs=[
+            {"id": "yard", "power": "terra", "class": "civilian", "mobility": "static",
+             "mass": 90, "npv": 50, "systems": [{"id": "cy", "points": 20, "construction": 30}]},
+            {"id": "vd", "power": "vargr", "class": "military", "mobility": "mobile",
+             "mass": 9, "npv": 9, "systems": []},
+        ],
+        craft=[{"id": "y", "power": "terra", "design": "yard", "static": "st"}],
+        builds=[{"id": "b", "power": "terra", "design": "yard", "builders": ["y"], "inside": True,
+                 "cost": 50}],
+    )
+)  # fmt: skip
+NEW_DESIGN = {"type": "register_design", "id": "d", "class": "military", "mobility": "mobile",
+              "mass": 9, "npv": 30, "systems": [{"id": "s", "points": 20}]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("order", "message"),
+    [
+        (NEW_DESIGN | {"npv": 19}, "npv: NPV 19 is below its systems' point cost 20 (R-10.0)"),
+        (NEW_DESIGN | {"systems": [{"id": "s"}]}, "systems: systems[0].points: missing"),
+        (NEW_DESIGN | {"loadout": {"fighter": 0}}, "loadout: fighter: expected a positive"),
+        (NEW_DESIGN | {"id": "y"}, "id: id 'y' is already used"),
+        ({"type": "build", "id": "n", "design": "vd", "builders": ["y"]},
+         "design: no such design of yours: 'vd'"),
+        ({"type": "build", "id": "n", "design": "yard", "builders": ["y", "y"]},
+         "builders: expected a non-empty list of distinct ids"),
+        ({"type": "build", "id": "n", "design": "yard", "builders": ["b"]},
+         "builders: no such craft of yours: 'b'"),
+        ({"type": "build", "id": "n", "design": "yard", "builders": ["y"], "ore": -1},
+         "ore: expected an integer >= 0"),
+        ({"type": "adjust_build", "build": "b"}, "cancel: either cancel"),
+        ({"type": "crew", "craft": "ghost"}, "craft: no such craft of yours: 'ghost'"),
+        ({"type": "crew"}, "craft: give either a group or a craft"),
+        ({"type": "supply_ep", "into": "y", "ep": 1},
+         "into: no such group or static of yours: 'y'"),
+        ({"type": "make", "builder": "y", "kind": "fighter", "count": 0}, "count: expected"),
+        ({"type": "form_group", "id": "f", "craft": ["y"], "kind": "armada"}, "kind: expected"),
+    ],
+)  # fmt: skip
+def test_bad_fleet_orders_name_the_field(order: dict[str, Any], message: str) -> None:
+    found = check_order(Catalog.of(FLEET), "terra", order)
+    assert any(message in e for e in found), found
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        NEW_DESIGN,
+        NEW_DESIGN | {"loadout": {"fighter": 2}, "crew": 0, "name": "Dart"},
+        {"type": "build", "id": "n", "design": "yard", "builders": ["y"], "ore": 0},
+        {"type": "adjust_build", "build": "b", "ore": 5, "builders": ["y"]},
+        {"type": "adjust_build", "build": "b", "cancel": True},
+        {"type": "unbuild", "id": "u", "craft": "y", "builder": "y"},
+        {"type": "make", "builder": "y", "kind": "fighter", "count": 3},
+        {"type": "crew", "craft": "b"},  # R-10.1a: the craft work in progress becomes
+        {"type": "crew", "group": "g", "cf": 2},
+        {"type": "supply_ep", "into": "st", "ep": 4},
+    ],
+)
+def test_good_fleet_orders_pass(order: dict[str, Any]) -> None:
+    assert check_order(Catalog.of(FLEET), "terra", order) == []
+
+
+def test_ids_a_sheet_creates_can_be_named_in_it() -> None:
+    """R-10.1a: a design registered, a craft finished and a group formed this round can be
+    built, crewed, supplied and grouped by later orders of the same sheet (not another's)."""
+    sheet = [
+        ("terra", 0, NEW_DESIGN),
+        ("terra", 1, {"type": "build", "id": "nb", "design": "d", "builders": ["y"]}),
+        ("terra", 2, {"type": "form_group", "id": "ng", "craft": ["nb"]}),
+        ("terra", 3, {"type": "crew", "group": "ng"}),
+        ("terra", 4, {"type": "supply_ep", "into": "ng", "ep": 2}),
+        ("vargr", 0, {"type": "crew", "group": "ng"}),
+        ("terra", 5, {"type": "declare_group", "group": "ng"}),
+    ]
+    catalog = Catalog.of(FLEET, sheet)
+    found = {(p, i): check_order(catalog, p, raw) for p, i, raw in sheet}
+    assert [k for k, e in found.items() if e] == [("vargr", 0), ("terra", 5)]
+    assert found[("vargr", 0)] == ["group: no such group of yours: 'ng'"]
+    assert found[("terra", 5)] == ["group: no such group of yours: 'ng'"]

@@ -9,7 +9,21 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from campaigns import services
-from powers.models import Campaign, MapHex, Membership, Power, StarSystem
+from powers.models import (
+    Build,
+    BuildBuilder,
+    Campaign,
+    Consumable,
+    Craft,
+    Design,
+    DesignSystem,
+    FleetGroup,
+    MapHex,
+    Membership,
+    Power,
+    StarSystem,
+    Static,
+)
 from trade.models import HubLink, HubNode, TradeHub
 
 PASSWORD = "correct-horse-battery"
@@ -94,3 +108,119 @@ def make_campaign(
         Membership(campaign=campaign, user=u, power=p) for u, p in zip(users, powers, strict=True)
     )
     return World(campaign=campaign, powers=list(powers), users=users)
+
+
+def add_fleet(world: World, *, groups: int = 1) -> None:
+    """Each power p<i>: a builder static ``p<i>-base`` (craft ``p<i>-y1`` of design
+    ``p<i>-yard``, construction 30) at its homeworld, a frigate design ``p<i>-frigate`` (NPV 60,
+    EP storage 2), ``groups`` groups ``p<i>-g<j>`` of two frigates each, and ``groups`` builds of
+    a frigate in progress at the yard (issue 14), in a few bulk queries."""
+    campaign = world.campaign
+    Consumable.objects.get_or_create(
+        campaign=campaign, kind="fighter", defaults={"mass": 1, "ore": 3}
+    )
+    homes = {
+        s.holder_id: s.hex
+        for s in StarSystem.objects.filter(
+            campaign=campaign, system_type="homeworld"
+        ).select_related("hex")
+    }
+    designs = Design.objects.bulk_create(
+        Design(
+            campaign=campaign,
+            power=p,
+            key=f"{p.key}-{kind}",
+            name=name,
+            craft_class=cls,
+            mobility=mobility,
+            mass=mass,
+            npv=npv,
+            crew=crew,
+            completed=True,
+        )
+        for p in world.powers
+        for kind, name, cls, mobility, mass, npv, crew in (
+            ("yard", "Yard", "civilian", "static", 200, 100, 4),
+            ("frigate", "Frigate", "military", "mobile", 20, 60, 3),
+        )
+    )
+    by_key = {d.key: d for d in designs}
+    DesignSystem.objects.bulk_create(
+        DesignSystem(design=d, position=i, key=key, name=name, points=points, **capacity)
+        for d in designs
+        for i, (key, name, points, capacity) in enumerate(
+            [
+                ("cy", "Construction yard", 40, {"construction": 30, "workshop": 40}),
+                ("eps", "EP store", 5, {"ep_storage": 10}),
+            ]
+            if d.key.endswith("yard")
+            else [("b1", "Class 1 beam", 3, {}), ("eps", "EP store", 2, {"ep_storage": 2})]
+        )
+    )
+    bases = Static.objects.bulk_create(
+        Static(
+            campaign=campaign,
+            power=p,
+            key=f"{p.key}-base",
+            col=homes[p.pk].col,
+            row=homes[p.pk].row,
+            civilian=True,
+        )
+        for p in world.powers
+    )
+    yards = Craft.objects.bulk_create(
+        Craft(
+            campaign=campaign,
+            power=p,
+            key=f"{p.key}-y1",
+            design=by_key[f"{p.key}-yard"],
+            static=base,
+            crew=4,
+        )
+        for p, base in zip(world.powers, bases, strict=True)
+    )
+    fleet = FleetGroup.objects.bulk_create(
+        FleetGroup(
+            campaign=campaign,
+            power=p,
+            key=f"{p.key}-g{j}",
+            col=homes[p.pk].col,
+            row=homes[p.pk].row,
+            points=120,
+            ep=2,
+            ep_storage=4,
+        )
+        for p in world.powers
+        for j in range(groups)
+    )
+    Craft.objects.bulk_create(
+        Craft(
+            campaign=campaign,
+            power=g.power,
+            key=f"{g.key}-f{k}",
+            design=by_key[f"{g.power.key}-frigate"],
+            group=g,
+            crew=3,
+        )
+        for g in fleet
+        for k in range(2)
+    )
+    builds = Build.objects.bulk_create(
+        Build(
+            campaign=campaign,
+            power=p,
+            key=f"{p.key}-b{j}",
+            design=by_key[f"{p.key}-frigate"],
+            col=homes[p.pk].col,
+            row=homes[p.pk].row,
+            cost=60,
+            paid=j % 50,
+            started=1,
+        )
+        for p in world.powers
+        for j in range(groups)
+    )
+    yard_of = {y.power_id: y for y in yards}
+    BuildBuilder.objects.bulk_create(
+        BuildBuilder(build=b, craft=yard_of[b.power_id]) for b in builds
+    )

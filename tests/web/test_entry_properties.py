@@ -17,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from economy import entry, services
+from economy.engine.state import CAPACITIES
 from economy.models import Round, RoundRecord
 from economy.orderforms import ORDER_TYPES, Field
-from powers.models import FleetGroup, StarSystem, Static
-from tests.web.factories import World, make_campaign
+from powers.models import Build, Craft, Design, FleetGroup, StarSystem, Static
+from tests.web.factories import World, add_fleet, make_campaign
 from trade.models import TradeHub
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ def _hexes(world: World) -> list[str]:
 
 def _ids(world: World) -> list[str]:
     keys: set[str] = {p.key for p in world.powers}
-    for model in (StarSystem, FleetGroup, Static, TradeHub):
+    for model in (StarSystem, FleetGroup, Static, TradeHub, Design, Craft, Build):
         keys |= set(model.objects.filter(campaign=world.campaign).values_list("key", flat=True))
     return sorted(keys)
 
@@ -81,6 +82,19 @@ def field_values(kind: str, spec: Field, ids: list[str], hexes: list[str]) -> An
         amount = st.integers(0, entry.MAX_AMOUNT)
         share = st.fixed_dictionaries({"hex": hex_}, optional={"ore": amount, "bio": amount})
         return st.lists(share, max_size=4)
+    if spec.kind == "ids":
+        some = st.one_of(st.sampled_from(ids), st.text(KEY_CHARS, min_size=1, max_size=64))
+        return st.lists(some, max_size=3)
+    if spec.kind == "counts":
+        kinds = st.one_of(st.just("fighter"), st.text(KEY_CHARS, min_size=1, max_size=24))
+        return st.dictionaries(kinds, st.integers(1, entry.DESIGN_LIMIT), max_size=3)
+    if spec.kind == "systems":
+        units = st.one_of(st.integers(0, 60), st.integers(0, entry.DESIGN_LIMIT))
+        system = st.fixed_dictionaries(
+            {"id": st.from_regex(entry.SYSTEM_ID, fullmatch=True), "points": units},
+            optional={"count": st.integers(1, 20), **{c: units for c in CAPACITIES}},
+        )
+        return st.lists(system, max_size=4)
     raise AssertionError(f"no strategy for field kind {spec.kind!r}")
 
 
@@ -104,6 +118,7 @@ def test_random_orders_of_every_type_never_fail_a_round() -> None:
             campaign=world.campaign, key=f"st{i}", power=power, col=col, row=2,
             passenger_space=50, troop_space=20,
         )  # fmt: skip
+    add_fleet(world, groups=1)  # issue 14: designs, craft, a builder and work in progress
     StarSystem.objects.filter(campaign=world.campaign).update(stock_ore=500, stock_pl=200)
     ids, hexes = _ids(world), _hexes(world)
     p0 = world.powers[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.http import QueryDict
 
 from economy.engine.validate import FIELDS
 from economy.orderforms import ORDER_TYPES, form_values, payload_from
@@ -76,6 +77,70 @@ def test_every_engine_order_type_has_a_form_with_the_same_fields() -> None:
             {"hub": "core", "close": "on"},
             {"type": "hub_maintain", "hub": "core", "close": True},
         ),
+        (
+            "register_design",
+            {
+                "id": "dart",
+                "class": "military",
+                "mobility": "mobile",
+                "mass": "30",
+                "npv": "73",
+                "systems": "Class 1 beam: 3 x2\nHull box: 1 x10; EP store: 2, ep storage 2",
+                "loadout": "fighter 6, missile 2",
+            },
+            {
+                "type": "register_design",
+                "id": "dart",
+                "class": "military",
+                "mobility": "mobile",
+                "mass": 30,
+                "npv": 73,
+                "systems": [
+                    {"id": "s1", "name": "Class 1 beam", "points": 3, "count": 2},
+                    {"id": "s2", "name": "Hull box", "points": 1, "count": 10},
+                    {"id": "s3", "name": "EP store", "points": 2, "ep_storage": 2},
+                ],
+                "loadout": {"fighter": 6, "missile": 2},
+            },
+        ),
+        (
+            "register_design",
+            {"id": "x", "systems": "Yard: 40, construction 30, workshop ten"},
+            {
+                "type": "register_design",
+                "id": "x",
+                "systems": [
+                    {
+                        "id": "s1",
+                        "name": "Yard",
+                        "points": 40,
+                        "construction": 30,
+                        "workshop": "ten",
+                    }
+                ],
+            },
+        ),
+        (
+            "build",
+            {"id": "n1", "design": "nac-dart", "builders": "y1 y2", "ore": "20"},
+            {
+                "type": "build",
+                "id": "n1",
+                "design": "nac-dart",
+                "builders": ["y1", "y2"],
+                "ore": 20,
+            },
+        ),
+        (
+            "adjust_build",
+            {"build": "b1", "cancel": "on"},
+            {"type": "adjust_build", "build": "b1", "cancel": True},
+        ),
+        (
+            "form_group",
+            {"id": "ng", "craft": ["n1", "n2"], "kind": "standard"},
+            {"type": "form_group", "id": "ng", "craft": ["n1", "n2"], "kind": "standard"},
+        ),
     ],
 )
 def test_form_data_round_trips_to_the_order_object(
@@ -83,3 +148,15 @@ def test_form_data_round_trips_to_the_order_object(
 ) -> None:
     assert payload_from(kind, data) == payload
     assert payload_from(kind, form_values(payload)) == payload
+
+
+def test_several_craft_come_from_a_multiple_select() -> None:
+    data = QueryDict(mutable=True)
+    data.setlist("builders", ["y1", "y2"])
+    data.update({"id": "n1", "design": "d"})
+    assert payload_from("build", data)["builders"] == ["y1", "y2"]
+
+
+def test_a_system_line_that_does_not_parse_is_left_for_the_engine_to_name() -> None:
+    payload = payload_from("register_design", {"systems": "a beam, three points"})
+    assert payload["systems"] == [{"id": "s1", "name": "a beam", "points": "a beam"}]

@@ -4,12 +4,37 @@ from django.http import HttpRequest
 from django.test import Client
 
 from campaigns.demo import DEMO_NAME, demo_password
-from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
+from economy import selectors, services
+from economy.models import Round
+from powers.models import (
+    Build,
+    Campaign,
+    Consumable,
+    Craft,
+    Design,
+    DesignSystem,
+    FleetGroup,
+    Power,
+    StarSystem,
+    Static,
+)
 from trade.models import HubLink, HubNode, TradeHub
 
 pytestmark = pytest.mark.django_db
 
-COUNTED = (Power, StarSystem, TradeHub, HubNode, HubLink, FleetGroup, Static)
+COUNTED = (
+    Power,
+    StarSystem,
+    TradeHub,
+    HubNode,
+    HubLink,
+    FleetGroup,
+    Static,
+    Consumable,
+    Design,
+    DesignSystem,
+    Craft,
+)
 
 
 def counts() -> dict[str, int]:
@@ -40,3 +65,25 @@ def test_demo_logins_work(client: Client) -> None:
     call_command("seed_demo")
     assert client.login(request=HttpRequest(), username="esu", password=demo_password("esu"))
     assert client.get("/campaigns/").status_code == 200
+
+
+def test_each_power_can_start_a_build_in_round_one() -> None:
+    """Issue 14: a shipyard, designs and a catalogue from the start; a frigate ordered at the
+    yard in round 1 takes the yard's 40 Ore from the home hub's pool."""
+    call_command("seed_demo")
+    for power in Power.objects.all():
+        assert Design.objects.filter(power=power).count() == 4
+        yard = Craft.objects.get(power=power, static__isnull=False)
+        assert yard.design.systems.filter(construction=40).exists()
+        assert FleetGroup.objects.filter(power=power, craft__isnull=False).exists()
+    nac = Power.objects.get(key="nac")
+    order = {"type": "build", "id": "f9", "design": "nac-frigate", "builders": ["nac-y1"]}
+    assert services.add_order(power=nac, payload=order, actor="nac").error == ""
+    statement = selectors.projected_statement(nac)
+    assert any(s.where == "build:nac-f9" and s.after == 40 for s in statement.stocks)
+    for power in Power.objects.order_by("key"):
+        services.submit_sheet(power=power, actor="t")
+    assert services.resolve_round(round_id=Round.objects.get(number=1).pk)
+    assert Build.objects.get(key="nac-f9").paid == 40
+    # the home groups stay in supply on their homeworld's free EP
+    assert not FleetGroup.objects.filter(key__in=["nac-1", "esu-1", "fse-1"], out_of_supply=True)

@@ -1,6 +1,6 @@
-"""Reliability S5: stored XSS through names. Payloads as campaign, power, system and hub names are
-rendered on every page a player or the public sees; the parsed DOM has no script element, no
-event-handler attribute and no javascript: URL from them."""
+"""Reliability S5: stored XSS through names. Payloads as campaign, power, system, hub, design and
+design system names are rendered on every page a player or the public sees; the parsed DOM has
+no script element, no event-handler attribute and no javascript: URL from them."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from economy import services
 from economy.models import Round
-from powers.models import Campaign, Power, StarSystem
-from tests.web.factories import make_campaign
+from powers.models import Campaign, Design, DesignSystem, Power, StarSystem
+from tests.web.factories import add_fleet, make_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +65,9 @@ def test_payload_names_render_inert_everywhere(client: Client) -> None:
         payload={"type": "hub_setup", "id": "x", "name": PAYLOADS[1][:60]},
         actor="t",
     )
+    add_fleet(world, groups=1)  # issue 14: design and system names the player typed
+    Design.objects.filter(key="p0-frigate").update(name=PAYLOADS[5][:60])
+    DesignSystem.objects.filter(design__key="p0-frigate", key="b1").update(name=PAYLOADS[6][:60])
     for power in world.powers:
         services.submit_sheet(power=power, actor="t")
     assert services.resolve_round(round_id=Round.objects.get(campaign=world.campaign).pk)
@@ -82,6 +85,8 @@ def test_payload_names_render_inert_everywhere(client: Client) -> None:
         reverse("market", args=[cid]),
         reverse("agreements", args=[cid, "p0"]),
         reverse("un-committee", args=[cid, "p0"]),
+        reverse("fleet", args=[cid, "p0"]),
+        reverse("orders", args=[cid, "p0"]) + "?type=build",
     ]
     for url in urls:
         response = client.get(url)

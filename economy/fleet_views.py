@@ -1,0 +1,126 @@
+"""The Fleet page of a power (issue 14): its designs with a form to register one, its groups
+and statics with their craft, EP and crew, and its builders with their work in progress.
+Views are thin: the access gate, then a selector (reads) or the order service (writes: a design
+is registered by an order on the sheet, like every other order)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from economy import fleet_selectors, selectors, services
+from economy.engine.designs import npv_problem
+from economy.engine.state import CAPACITIES, CRAFT_CLASSES, MOBILITIES, DesignSystem
+from economy.orderforms import ORDER_TYPES, design_payload, system_rows
+from economy.rounds import RoundNotOpen
+from economy.texts import labels_for, plain_all
+from powers.access import actor, player_view
+from powers.models import Power
+
+DESIGN_FIELDS = ("id", "name", "class", "mobility", "mass", "npv", "crew", "loadout")
+
+
+def _design_form(power: Power, data: Any = None, errors: list[str] | None = None) -> dict[str, Any]:
+    """The register-a-design form: what was typed (kept on error) and why it was refused."""
+    values = {f: str(data.get(f, "")) for f in DESIGN_FIELDS} if data is not None else {}
+    return {
+        "values": values,
+        "rows": system_rows(data if data is not None else {}),
+        "capacities": [(c, c.replace("_", " ")) for c in CAPACITIES],
+        "classes": CRAFT_CLASSES,
+        "mobilities": MOBILITIES,
+        "errors": plain_all(errors or [], labels_for("register_design")),
+        "check": _npv_check(design_payload(data)) if data is not None else "",
+        "help": ORDER_TYPES["register_design"].pays,
+        "design_tp": power.campaign.design_tp,
+    }
+
+
+def _npv_check(payload: dict[str, Any]) -> str:
+    """R-10.0 in words: the systems' point cost against the NPV typed so far."""
+    systems = payload.get("systems")
+    if not isinstance(systems, list):
+        return ""
+    points = 0
+    for s in systems:
+        p, n = s.get("points"), s.get("count", 1)
+        if isinstance(p, int) and isinstance(n, int):
+            points += p * n
+    npv = payload.get("npv")
+    if not isinstance(npv, int):
+        return f"The systems cost {points} points: the NPV must be at least that."
+    problem = npv_problem(npv, [DesignSystem("sum", "sum", points)])
+    if problem:
+        return f"The systems cost {points} points, more than the NPV {npv}: raise the NPV."
+    return f"The systems cost {points} points; NPV {npv} leaves {npv - points} for hull and drives."
+
+
+def _page(
+    request: HttpRequest, power: Power, form: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    rnd = selectors.live_round(power.campaign_id)
+    context = {
+        "power": power,
+        "fleet": fleet_selectors.fleet_page(power=power),
+        "form": form,
+        "round": rnd,
+        "open": rnd is not None and rnd.status == "open",
+    }
+    return render(request, "economy/fleet.html", context, status=status)
+
+
+@require_GET
+@player_view
+def fleet(request: HttpRequest, power: Power) -> HttpResponse:
+    return _page(request, power, _design_form(power))
+
+
+@require_POST
+@player_view
+def register_design(request: HttpRequest, power: Power) -> HttpResponse:
+    """Adds a ``register_design`` order to the sheet; refused (nothing written) with what was
+    typed kept when the entry check or a rule says no."""
+    payload = design_payload(request.POST)
+    value = request.POST.get("round", "")
+    try:
+        services.add_order(
+            power=power,
+            payload=payload,
+            actor=actor(request),
+            strict=True,
+            round_number=int(value) if value.isdigit() and len(value) < 10 else None,
+        )
+    except RoundNotOpen as exc:  # over (409, as on the sheet): typed values kept for the next
+        form = _design_form(power, request.POST, [f"order: {exc}"])
+        return _page(request, power, form, status=exc.status)
+    except services.OrderInvalid as exc:
+        return _page(request, power, _design_form(power, request.POST, exc.errors), status=400)
+    name = payload.get("name") or payload.get("id")
+    messages.success(
+        request,
+        f"Design {name} is on your orders: it is registered when the round resolves, and you "
+        "can order builds of it in the same round.",
+    )
+    return redirect(reverse("fleet", args=[power.campaign_id, power.key]))
+
+
+@require_POST
+@player_view
+def check_design(request: HttpRequest, power: Power) -> HttpResponse:
+    """The design form checked as it is typed (htmx): the NPV check and the entry check."""
+    payload = design_payload(request.POST)
+    errors = services.entry_errors(power=power, payload=payload)
+    return render(
+        request,
+        "economy/_design_check.html",
+        {
+            "check": _npv_check(payload),
+            "errors": plain_all(errors, labels_for("register_design")),
+            "cost": fleet_selectors.order_cost(power=power, payload=payload),
+        },
+    )
