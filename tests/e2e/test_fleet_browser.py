@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 from economy import services
 from economy.models import Round
 from powers.models import Build, Craft, FleetGroup, StarSystem
-from tests.e2e.test_play_rounds import login
+from tests.e2e.test_play_rounds import choose_order_type, login
 from tests.helpers import wait_for
 from tests.web.factories import World, add_fleet, make_campaign
 from trade.models import TradeHub
@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def add(page: Page, kind: str, fill: dict[str, str], select: dict[str, str | list[str]]) -> None:
     """One order through the order form, checking the cost it shows before adding it."""
-    page.get_by_label("Order type").select_option(kind)
+    choose_order_type(page, kind)
     for label, value in fill.items():
         page.get_by_label(label, exact=True).fill(value)
     for label, option in select.items():

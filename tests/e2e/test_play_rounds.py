@@ -24,6 +24,17 @@ def login(browser: Browser, base: str, username: str) -> Page:
     return page
 
 
+def settled(page: Page) -> None:
+    """Wait until htmx has finished swapping: new content gets its hx- listeners only after the
+    settle delay, so an event fired in that window (a quick select) would go unheard."""
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+
+
+def choose_order_type(page: Page, kind: str) -> None:
+    settled(page)
+    page.get_by_label("Order type").select_option(kind)
+
+
 def submit(page: Page, name: str) -> None:
     page.get_by_role("button", name="Submit orders").click()
     # the last submission may already be resolving when the sheet comes back: no Withdraw then
@@ -47,7 +58,7 @@ def test_three_players_play_two_rounds(
         gal_after = p0.locator("#projection tr", has_text="Bank").filter(has_text="gal")
         expect(gal_after).to_have_count(1)
         before = int(gal_after.locator("td").last.inner_text())
-        p0.get_by_label("Order type").select_option("gal_transfer")
+        choose_order_type(p0, "gal_transfer")
         p0.get_by_label("To power").select_option("p1")
         p0.get_by_label("Gal").fill("-5")
         expect(p0.locator("#order-errors")).to_contain_text("Gal: expected a positive integer")
@@ -62,7 +73,7 @@ def test_three_players_play_two_rounds(
         # player 1 funds research; player 2 submits without orders
         p1 = pages[1]
         p1.goto(orders[1])
-        p1.get_by_label("Order type").select_option("research_project")
+        choose_order_type(p1, "research_project")
         p1.get_by_label("Gal (2 Gal = 1 TP)").fill("4")
         p1.get_by_role("button", name="Add order").click()
         expect(p1.locator("#order-list")).to_contain_text("Fund a research project")
