@@ -10,8 +10,10 @@ side, per object) and once in the codec.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
@@ -59,6 +61,8 @@ from economy.engine.state import (
 from economy.engine.state import (
     Static as StaticState,
 )
+from economy.models import Round
+from economy.rounds import state_rewrite
 from powers.db import bulk_update, hex_code
 from powers.models import (
     BubbleOutpost,
@@ -183,6 +187,46 @@ def load_state(campaign: Campaign) -> State:
     groups = {g.id: g for g in state.groups}
     Navy(state, groups, {s.id: s for s in state.statics}).refresh_all()
     return state
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """A live round's parsed state and its contract JSON, shared by the requests of one
+    process: never mutate it (the engine works on a copy, ``resolve``)."""
+
+    state: State
+    start: dict[str, Any]
+
+
+ROUND_STATES = 2  # entries kept per process: the live rounds of the campaigns in play
+_round_states: OrderedDict[tuple[int, int], RoundState] = OrderedDict()
+_round_states_lock = threading.Lock()
+
+
+def round_state(campaign: Campaign, rnd: Round) -> RoundState:
+    """The campaign's state while ``rnd`` is live, parsed once per process and state version
+    (issue 13): ``rnd`` as just read, so its ``state_version`` is current (every write to the
+    state bumps it in its own transaction, ``economy.rounds``). The version is read before the
+    state, so what is cached under it is never older than it."""
+    key = (rnd.pk, rnd.state_version)
+    with _round_states_lock:
+        hit = _round_states.get(key)
+        if hit is not None:
+            _round_states.move_to_end(key)
+            return hit
+    state = load_state(campaign)
+    out = RoundState(state, dump_state(state))
+    with _round_states_lock:
+        _round_states[key] = out
+        while len(_round_states) > ROUND_STATES:
+            _round_states.popitem(last=False)
+    return out
+
+
+def forget_round_states() -> None:
+    """Empty this process's cache (tests: a new database reuses round ids)."""
+    with _round_states_lock:
+        _round_states.clear()
 
 
 def load_power_fleet(power: Power) -> State:
@@ -649,8 +693,14 @@ def save_state(campaign: Campaign, state: State) -> None:
     """Write ``state`` into the campaign. Call inside a transaction.
 
     Names and colours of powers, and UWP statistics of systems, are not part of the state and
-    are kept; new powers are named after their id.
+    are kept; new powers are named after their id. The live round's state version is bumped
+    once for the whole write (issue 13).
     """
+    with state_rewrite(campaign.pk):
+        _save_state(campaign, state)
+
+
+def _save_state(campaign: Campaign, state: State) -> None:
     cid = campaign.pk
     campaign.current_round = state.round
     campaign.seed = state.seed
