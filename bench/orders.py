@@ -34,6 +34,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
@@ -67,7 +68,6 @@ from bench.resolution import setup_database, storable  # noqa: E402
 from campaigns import services as power_services  # noqa: E402
 from economy.engine.codec import dump_state, parse_state  # noqa: E402
 from economy.entry import player_order  # noqa: E402
-from economy.orderforms import ORDER_TYPES  # noqa: E402
 from economy.snapshot import save_state  # noqa: E402
 from powers.models import Campaign, Membership, Power  # noqa: E402
 
@@ -139,7 +139,7 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
     env.pop("REDIS_URL", None)  # writes enqueue nothing; no broker is needed
     cmd = [sys.executable, "-m", "gunicorn", "ftcamp.wsgi:application"]
     cmd += ["--bind", f"127.0.0.1:{port}", "--workers", str(WORKERS), "--log-level", "warning"]
-    log = Path(os.environ.get("BENCH_SERVER_LOG", "/tmp/ftcamp-bench-orders-server.log"))
+    log = Path(tempfile.gettempdir()) / "ftcamp-bench-orders-server.log"  # its warnings
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=log.open("wb"))
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -803,5 +803,6 @@ def rollback_to(*, campaign: Campaign, number: int, actor: str) -> None:
     target.started_at = None
     target.resolved_at = None
     target.deadline = timezone.now() + timedelta(hours=campaign.round_length_hours)
+    target.state_version += 1  # live again with the state written above: not what it had
     target.save()
     audit(campaign_id=campaign.pk, round_number=number, actor=actor, action="rolled_back")
