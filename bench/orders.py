@@ -1,7 +1,8 @@
 """Benchmark order entry over real HTTP: ``.venv/bin/python bench/orders.py [SIZES...]``.
 
-For each size (500 and 5,000 systems by default) the engine benchmark's campaign (20 powers,
-200 hubs, 2,000 groups of 5 craft, 200 builds) is stored in PostgreSQL, a player with an API
+For each size (500 and 5,000 systems by default) the engine benchmark's campaign (at 5,000
+systems: 200 hubs, 2,000 groups of 5 craft, 200 builds; in proportion at other sizes) with 20
+powers is stored in PostgreSQL, a player with an API
 token and a browser session is made for each power, and a real server is started: gunicorn
 (``ftcamp.wsgi``, 4 sync workers, persistent database connections, DEBUG off) on a loopback
 port. Four client threads then write orders for the 20 powers (five powers each, every thread
@@ -71,6 +72,7 @@ from economy.entry import player_order  # noqa: E402
 from economy.snapshot import save_state  # noqa: E402
 from powers.models import Campaign, Membership, Power  # noqa: E402
 
+POWERS = 20
 CLIENTS = 4
 WORKERS = 4
 WRITES_PER_POWER = 60
@@ -95,7 +97,7 @@ class Player:
 def make_campaign(n_systems: int) -> tuple[int, list[Player]]:
     """The engine benchmark's campaign in the database, with a player for each power."""
     setup_database()
-    state, sheets = build(n_systems)
+    state, sheets = build(n_systems, n_powers=POWERS)
     state = parse_state(storable(dump_state(state)))
     with transaction.atomic():
         campaign = Campaign.objects.create(name=f"bench {n_systems}", seed=state.seed)
@@ -302,7 +304,8 @@ def report(n_systems: int, m: dict[str, Any]) -> float:
 def main(sizes: list[int]) -> None:
     load = os.getloadavg()
     print(
-        f"{CLIENTS} clients, {WORKERS} gunicorn workers, 20 powers x {WRITES_PER_POWER} writes;"
+        f"{CLIENTS} clients, {WORKERS} gunicorn workers,"
+        f" {POWERS} powers x {WRITES_PER_POWER} writes;"
         f" load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
     results = {}

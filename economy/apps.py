@@ -8,7 +8,3 @@ class EconomyConfig(AppConfig):
         # Register the Celery tasks in every process: the services enqueue them by name
         # (they never import the tasks module, which imports them).
         from economy import tasks  # noqa: F401
-        from economy.rounds import watch_state_writes
-
-        # issue 13: every write to the state makes the cached parsed state stale
-        watch_state_writes()

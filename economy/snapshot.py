@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from django.db import models
+from django.db import connection, models
 
 from economy.engine.codec import dump_state, parse_state
 from economy.engine.navy import Navy
@@ -62,7 +62,6 @@ from economy.engine.state import (
     Static as StaticState,
 )
 from economy.models import Round
-from economy.rounds import state_rewrite
 from powers.db import bulk_update, hex_code
 from powers.models import (
     BubbleOutpost,
@@ -205,9 +204,14 @@ _round_states_lock = threading.Lock()
 
 def round_state(campaign: Campaign, rnd: Round) -> RoundState:
     """The campaign's state while ``rnd`` is live, parsed once per process and state version
-    (issue 13): ``rnd`` as just read, so its ``state_version`` is current (every write to the
-    state bumps it in its own transaction, ``economy.rounds``). The version is read before the
-    state, so what is cached under it is never older than it."""
+    (issue 13). ``rnd`` as just read: every write to a table of the state bumps its
+    ``state_version`` in the writer's transaction (PostgreSQL triggers, economy migration
+    0004), and the version is read before the state, so what is cached under a version is
+    never older than it. Without PostgreSQL (the SQLite demo) there are no triggers and the
+    state is loaded every time."""
+    if connection.vendor != "postgresql":
+        state = load_state(campaign)
+        return RoundState(state, dump_state(state))
     key = (rnd.pk, rnd.state_version)
     with _round_states_lock:
         hit = _round_states.get(key)
@@ -693,14 +697,8 @@ def save_state(campaign: Campaign, state: State) -> None:
     """Write ``state`` into the campaign. Call inside a transaction.
 
     Names and colours of powers, and UWP statistics of systems, are not part of the state and
-    are kept; new powers are named after their id. The live round's state version is bumped
-    once for the whole write (issue 13).
+    are kept; new powers are named after their id.
     """
-    with state_rewrite(campaign.pk):
-        _save_state(campaign, state)
-
-
-def _save_state(campaign: Campaign, state: State) -> None:
     cid = campaign.pk
     campaign.current_round = state.round
     campaign.seed = state.seed

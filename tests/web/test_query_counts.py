@@ -45,7 +45,7 @@ WRITES = {
     "validator (as you type)": (200, 3),
     "add_order (page, htmx)": (200, 32),
 }
-RESOLUTION = 97
+RESOLUTION = 96
 
 
 def count(fn: Callable[[], Any]) -> tuple[Any, int]:

@@ -1,9 +1,11 @@
 """Issue 13: the projected statement reuses the live round's parsed state, cached per process
 under (round id, state version); every write to the state bumps the version in its own
-transaction, so the cache never serves a state older than the database's."""
+transaction (PostgreSQL triggers), so the cache never serves a state older than the
+database's."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 import pytest
@@ -97,6 +99,19 @@ def _design_system(world: World) -> None:
     DesignSystem.objects.create(design=design, position=9, key="b2", name="Beam", points=1)
 
 
+def _bulk_update(world: World) -> None:
+    # no model signal sees this: the database's trigger does
+    StarSystem.objects.filter(campaign=world.campaign, holder__key="p1").update(loyalty=1)
+
+
+def _raw_sql(world: World) -> None:
+    with connection.cursor() as cur:
+        cur.execute(
+            f"UPDATE {Power._meta.db_table} SET tp = tp + 1 WHERE campaign_id = %s",  # noqa: S608
+            [world.campaign.pk],
+        )
+
+
 def _map_size(world: World) -> None:
     world.campaign.map_cols, world.campaign.map_rows = 40, 40
     world.campaign.save()
@@ -110,6 +125,8 @@ WRITES: dict[str, Callable[[World], None]] = {
     "a group deleted": _drop_group,
     "a design's system added": _design_system,
     "the map's size set": _map_size,
+    "systems updated in bulk": _bulk_update,
+    "powers updated by raw SQL": _raw_sql,
 }
 
 
@@ -157,3 +174,19 @@ def test_resolution_and_rollback_start_afresh(world: World) -> None:
     version = Round.objects.get(pk=first.pk).state_version
     services.rollback_to(campaign=world.campaign, number=1, actor="gm")
     assert Round.objects.get(pk=first.pk).state_version > version
+
+
+def test_every_table_of_the_state_has_its_triggers() -> None:
+    """A new model of the state needs the triggers (economy migration 0004's ``install``)."""
+    from django.apps import apps
+
+    triggers = importlib.import_module("economy.migrations.0004_state_version_triggers")
+    expected = {table for table, _ in triggers.state_tables(apps)}
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT c.relname, count(*) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
+            " WHERE t.tgname LIKE 'ftcamp_state_%%' GROUP BY c.relname"
+        )
+        installed = dict(cur.fetchall())
+    assert installed == {table: 3 for table in expected}
+    assert {"powers_starsystem", "trade_hublink", "powers_designsystem"} <= expected
