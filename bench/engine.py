@@ -203,10 +203,10 @@ def build(
     ]
     market = Market({e: Decimal("1.1") for e in EDGES}, {e: Decimal("0.05") for e in EDGES})
     fleet = fleet_of(rng, powers, groups, statics, scaled(BUILDS, n_systems, n_powers))
-    hexes = {s.hex: "system" for s in systems}
-    if len(hexes) != len(systems):
+    listed = {s.hex: "system" for s in systems}
+    if len(listed) != len(systems):
         raise AssertionError("one system per hex")
-    state = State(1, seed, hexes, powers, systems, hubs, groups, statics, invasions, market,
+    state = State(1, seed, listed, powers, systems, hubs, groups, statics, invasions, market,
                   shipments, [], map_size=(99, 99), fleet=fleet)  # fmt: skip
     Navy(state, {g.id: g for g in groups}, {s.id: s for s in statics}).refresh_all()
 

@@ -104,8 +104,8 @@ def make_campaign(n_systems: int) -> tuple[int, list[Player]]:
         save_state(campaign, state)
         power_services.setup_campaign(campaign=campaign)
     by_power: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for power, _, order in sheets:
-        by_power[power].append(player_order(power, order))
+    for key, _, order in sheets:
+        by_power[key].append(player_order(key, order))
     players = []
     user_model = get_user_model()
     for power in Power.objects.filter(campaign=campaign).order_by("key"):

@@ -301,8 +301,9 @@ def projected_statement(power: Power) -> Statement:
         end,
         power.key,
         lines,
-        [r.as_json() for r in result.rejected],
-        [e.as_json() for e in result.events if not e.public],  # public ones come at resolution
+        [r.as_json() for r in result.rejected if r.power == power.key],
+        # this power's only (public ones come at resolution): no words for the others'
+        [e.as_json() for e in result.events if not e.public and power.key in e.powers],
         Names.of_state(start, power_names(power.campaign_id)),
     )
 

@@ -4,6 +4,7 @@ what it skipped and why."""
 from __future__ import annotations
 
 import re
+import subprocess
 
 import pytest
 
@@ -23,13 +24,13 @@ def test_one_failing_and_one_skipped_never_stop_the_rest(
         ],
     )
     ran: list[str] = []
-    real_run = run_all.subprocess.run
+    real_run = subprocess.run
 
     def run(cmd: list[str], **kwargs: object) -> object:
         ran.append(cmd[-1].rsplit("/", 1)[-1])
         return real_run([cmd[0], "-c", "raise SystemExit(3)" if "no-such" in cmd[-1] else ""])
 
-    monkeypatch.setattr(run_all.subprocess, "run", run)
+    monkeypatch.setattr(subprocess, "run", run)
     assert run_all.main() == 1
     out = capsys.readouterr().out
     assert ran == ["no-such-benchmark.py", "run_all_probe.py"]  # the failure did not stop it

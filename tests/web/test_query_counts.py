@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from django.db import connection
-from django.http import HttpResponse
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -19,6 +18,9 @@ from economy import services
 from economy.models import Round
 from economy.snapshot import export_state
 from tests.web.factories import World, add_fleet, make_campaign
+
+if TYPE_CHECKING:
+    from django.test.client import _MonkeyPatchedWSGIResponse as TestResponse
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +69,7 @@ def sized_world(request: pytest.FixtureRequest) -> World:
     return sized(f"size {request.param}", request.param)
 
 
-def status_and_count(fn: Callable[[], HttpResponse]) -> tuple[int, int]:
+def status_and_count(fn: Callable[[], TestResponse]) -> tuple[int, int]:
     response, n = count(fn)
     return response.status_code, n
 
@@ -77,10 +79,9 @@ def test_pages(client: Client, sized_world: World) -> None:
     client.force_login(world.users[0])
     cid = world.campaign.pk
     args = [cid, "p0"]
-    api = {"HTTP_HOST": "testserver"}
 
-    def get(name: str, *a: Any) -> Callable[[], HttpResponse]:
-        return lambda: client.get(reverse(name, args=list(a)), **api)
+    def get(name: str, *a: Any) -> Callable[[], TestResponse]:
+        return lambda: client.get(reverse(name, args=list(a)))
 
     seen = {
         "sheet": status_and_count(get("orders", *args)),
@@ -109,7 +110,7 @@ def test_writes(client: Client, sized_world: World) -> None:
         "into": "p0-g0",
     }
 
-    def post_json(url: str, body: dict[str, Any]) -> Callable[[], HttpResponse]:
+    def post_json(url: str, body: dict[str, Any]) -> Callable[[], TestResponse]:
         return lambda: client.post(url, json.dumps(body), content_type="application/json")
 
     seen = {
