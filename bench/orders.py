@@ -16,7 +16,9 @@ on its own connection per request), each write one of:
 in the proportions 2 : 1 : 1. The orders are the engine benchmark's sheets, sent as a player
 would type them. Printed per size: p50/p95 of the time each write took as the client saw it
 (request sent to response read, over loopback), per kind and for all writes, the writes per
-second of the whole run, the share refused (a refused order is still a full entry check), and
+second of the whole run, the CPU time the server's workers and their PostgreSQL backends spent
+per write (from ``/proc``: what other work on the machine inflates least), the share refused
+(a refused order is still a full entry check), and
 the projected statement (``GET /api/campaigns/C/projection/`` of a power with 50 orders): its
 first call and the p50 of the next ten. Targets (issue 13): p95 <= 30 ms per write at 5,000
 systems and at most 1.2x the 500-system figure, >= 100 writes/s, projection <= 150 ms.
@@ -210,6 +212,40 @@ def write(port: int, campaign: int, player: Player, step: int) -> tuple[str, int
     return kind, status, seconds
 
 
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """User + system CPU seconds each of these processes has used (``/proc``)."""
+    out = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone
+            continue
+        out[pid] = (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+    return out
+
+
+def server_cpu(master: int) -> tuple[dict[int, float], dict[int, float]]:
+    """CPU used so far by the gunicorn workers, and by the PostgreSQL backends serving them
+    (every other session of the benchmark's database: the workers keep theirs open)."""
+    workers = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    with connections["default"].cursor() as cur:
+        cur.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid()"
+        )
+        backends = [pid for (pid,) in cur.fetchall()]
+    connections.close_all()
+    return cpu_seconds([int(w) for w in workers]), cpu_seconds(backends)
+
+
+def used(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds between the two readings (a process started since counts whole)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+
+
 def run_writes(port: int, campaign: int, players: list[Player]) -> dict[str, Any]:
     timings: dict[str, list[float]] = defaultdict(list)
     statuses: dict[int, int] = defaultdict(int)
@@ -267,8 +303,15 @@ def measure(n_systems: int) -> dict[str, Any]:
     port = free_port()
     server = start_server(port)
     try:
-        request(port, "GET", "/", None, {})  # the workers import everything
+        warm = [threading.Thread(target=fill, args=(port, campaign, p, 2)) for p in players[:8]]
+        for t in warm:  # the workers import everything and connect
+            t.start()
+        for t in warm:
+            t.join()
+        workers, backends = server_cpu(server.pid)
         writes = run_writes(port, campaign, players)
+        workers_after, backends_after = server_cpu(server.pid)
+        writes["cpu"] = (used(workers, workers_after), used(backends, backends_after))
         fill(port, campaign, players[0], PROJECTION_ORDERS)
         first, p50 = projection(port, campaign, players[0])
     finally:
@@ -290,6 +333,11 @@ def report(n_systems: int, m: dict[str, Any]) -> float:
             )
     p95 = pct(m["all"], 0.95)
     print(f"  all       {n:4d}  p50 {pct(m['all'], 0.5):6.1f} ms  p95 {p95:6.1f} ms")
+    app, database = m["cpu"]
+    print(
+        f"  CPU per write: {1000 * app / n:.1f} ms in the server, {1000 * database / n:.1f} ms"
+        f" in PostgreSQL ({1000 * (app + database) / n:.1f} ms; what the load does not inflate)"
+    )
     print(
         f"  statuses {dict(sorted(m['statuses'].items()))}"
         f" ({100 * refused / n:.0f}% refused by the entry check)"
