@@ -139,8 +139,8 @@ def main(sizes: list[int]) -> None:
     print("queries, " + " / ".join(f"{n:,} systems" for n in sizes) + ":")
     for label in counts[sizes[0]]:
         print(f"  {label:<28} " + " / ".join(str(counts[n][label]) for n in sizes))
-    same = all(counts[n] == counts[sizes[0]] for n in sizes)
-    print(f"query counts {'the same at every size' if same else 'GROW with the campaign'}")
+    differ = [label for label in counts[sizes[0]] if len({c[label] for c in counts.values()}) > 1]
+    print(f"query counts differ for: {', '.join(differ)}" if differ else "query counts: the same")
 
 
 if __name__ == "__main__":
