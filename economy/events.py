@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from economy.engine.events import Data, fill
@@ -160,18 +161,33 @@ class Names:
             return value
         if isinstance(value, list):
             return [self.render(key, v) for v in value]
-        table = {
+        return self._table(role).get(value, value)
+
+    def _table(self, role: str) -> Mapping[str, str]:
+        """The names of one role; the two merged tables once per ``Names`` (a statement's
+        hundreds of events would otherwise copy every system's name for each)."""
+        if role == "carriers":
+            return self._carriers
+        if role == "places":
+            return self._places
+        tables: dict[str, Mapping[str, str]] = {
             "systems": self.systems,
             "powers": self.powers,
             "hubs": self.hubs,
             "groups": self.groups,
-            "carriers": {**self.statics, **self.groups},
             "craft": self.craft,
-            "places": {**self.systems, **{k: f"hub {v}" for k, v in self.hubs.items()}},
             "orders": ORDERS,
             "statuses": STATUSES,
-        }[role]
-        return table.get(value, value)
+        }
+        return tables[role]
+
+    @cached_property
+    def _carriers(self) -> dict[str, str]:
+        return {**self.statics, **self.groups}
+
+    @cached_property
+    def _places(self) -> dict[str, str]:
+        return {**self.systems, **{k: f"hub {v}" for k, v in self.hubs.items()}}
 
 
 def describe(event: Mapping[str, Any], names: Names) -> str:
