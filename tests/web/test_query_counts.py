@@ -50,10 +50,16 @@ WRITES = {
 RESOLUTION = 96
 
 
-def count(fn: Callable[[], Any]) -> tuple[Any, int]:
+def measured(fn: Callable[[], Any]) -> tuple[Any, int]:
+    """What ``fn`` returns and the queries it took."""
     with CaptureQueriesContext(connection) as ctx:
         out = fn()
     return out, len(ctx.captured_queries)
+
+
+def count(fn: Callable[[], Any]) -> int:
+    """The queries ``fn`` took (other modules' tests use it too)."""
+    return measured(fn)[1]
 
 
 def sized(name: str, systems: int) -> World:
@@ -70,7 +76,7 @@ def sized_world(request: pytest.FixtureRequest) -> World:
 
 
 def status_and_count(fn: Callable[[], TestResponse]) -> tuple[int, int]:
-    response, n = count(fn)
+    response, n = measured(fn)
     return response.status_code, n
 
 
@@ -139,11 +145,11 @@ def test_writes(client: Client, sized_world: World) -> None:
 
 def test_load_and_resolution(sized_world: World) -> None:
     world = sized_world
-    _, exported = count(lambda: export_state(world.campaign))
+    _, exported = measured(lambda: export_state(world.campaign))
     for power in world.powers:
         services.submit_sheet(power=power, actor="t")
     rnd = Round.objects.get(campaign=world.campaign, status="open")
-    resolved, queries = count(lambda: services.resolve_round(round_id=rnd.pk))
+    resolved, queries = measured(lambda: services.resolve_round(round_id=rnd.pk))
     assert resolved is True
     assert Round.objects.get(pk=rnd.pk).status == "resolved"
     assert (exported, queries) == (EXPORT_QUERIES, RESOLUTION)
@@ -157,7 +163,7 @@ def test_round_history_does_not_grow_with_rounds(client: Client) -> None:
             services.submit_sheet(power=power, actor="t")
         rnd = Round.objects.get(campaign=world.campaign, status="open")
         assert services.resolve_round(round_id=rnd.pk)
-        response, n = count(lambda: client.get(reverse("history", args=[world.campaign.pk])))
+        response, n = measured(lambda: client.get(reverse("history", args=[world.campaign.pk])))
         assert response.status_code == 200
         counts.append(n)
     assert counts[0] == counts[1] == counts[2]
