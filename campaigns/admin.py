@@ -15,7 +15,6 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.files.uploadedfile import UploadedFile
 from django.db.models import Count, ForeignKey, QuerySet
-from django.forms import ModelChoiceField
 from django.forms.models import BaseInlineFormSet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -26,6 +25,7 @@ from django_stubs_ext import WithAnnotations
 from campaigns import invitations, services
 from campaigns.checklist import missing_before_start, setup_checklist
 from campaigns.sector_import import SectorImportError, import_into
+from powers.admin import campaign_choices
 from powers.models import Campaign, Consumable, GroupLimit, Invitation, Membership, Power
 from trade.models import MarketEdge, PowerTax
 from trade.routes import SectorFile, SectorFormatError, parse_sector
@@ -145,21 +145,18 @@ def import_sector_action(
 
 
 class CampaignChoices:
-    """Choices on an inline of the campaign's page: only this campaign's objects (its powers),
-    never another campaign's (issue 18)."""
+    """Choices on an inline of the campaign's page: only this campaign's powers, never another
+    campaign's (issue 18); none yet while the campaign is being added."""
 
     def formfield_for_foreignkey(
         self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
-    ) -> ModelChoiceField[Any] | None:
-        related = db_field.related_model
-        if related is Power:
-            match = request.resolver_match
-            campaign_id = match.kwargs.get("object_id") if match else None
-            kwargs["queryset"] = Power.objects.filter(campaign_id=campaign_id or 0)
-        field: ModelChoiceField[Any] | None = super().formfield_for_foreignkey(  # type: ignore[misc]
-            db_field, request, **kwargs
-        )
-        return field
+    ) -> Any:
+        match = request.resolver_match
+        campaign_id = match.kwargs.get("object_id") if match else None
+        choices = campaign_choices(db_field, int(campaign_id or 0))
+        if choices is not None:
+            kwargs["queryset"] = choices
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
 
 
 class PowerInline(admin.TabularInline[Power, Campaign]):
