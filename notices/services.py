@@ -11,7 +11,6 @@ workers at once, or the beat sweep re-telling a lost event add nothing and send 
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -84,13 +83,15 @@ def statement_summary(statement: Statement) -> list[str]:
         for row in statement.stocks
         if row.where == "bank"
     ]
-    held: dict[str, int] = defaultdict(int)
+    held = {res: 0 for res in ("ore", "bio", "pl")}
     for row in statement.stocks:
-        if row.where != "bank" and row.resource in ("ore", "bio", "pl"):
+        if row.where != "bank" and row.resource in held:
             held[row.resource] += row.change
     lines += [
-        f"{res.upper() if res == 'pl' else res.capitalize()} in your systems and hubs: {_signed(n)}"
+        f"{res.upper() if res == 'pl' else res.capitalize()} in your systems and hubs: "
+        f"{_signed(n)}"
         for res, n in held.items()
+        if n
     ]
     loyalty = sum(1 for row in statement.stocks if row.resource == "LR")
     if loyalty:
@@ -98,9 +99,10 @@ def statement_summary(statement: Statement) -> list[str]:
     if statement.rejected:
         n = len(statement.rejected)
         lines.append(f"{n} of your orders {'was' if n == 1 else 'were'} rejected.")
-    events = [str(e["words"]) for e in statement.events][:SHOWN_EVENTS]
-    if events:
-        lines.append("What happened: " + " ".join(events))
+    events = [str(e["words"]) for e in statement.events]
+    lines += events[:SHOWN_EVENTS]
+    if len(events) > SHOWN_EVENTS:
+        lines.append(f"… and {len(events) - SHOWN_EVENTS} more events in the statement.")
     return lines or ["Nothing changed in your books this round."]
 
 
@@ -108,7 +110,7 @@ def resolved_event(rnd: Round) -> str:
     """A resolution's identity: the round and when it was resolved (a round rolled back and
     resolved again is a new event)."""
     assert rnd.resolved_at is not None  # only resolved rounds are told
-    return f"round:{rnd.pk}:resolved:{int(rnd.resolved_at.timestamp())}"
+    return f"round:{rnd.pk}:resolved:{rnd.resolved_at:%Y%m%d%H%M%S%f}"
 
 
 def _round_resolved(payload: dict[str, Any]) -> list[Draft]:
@@ -154,7 +156,7 @@ def _deadline_soon(payload: dict[str, Any]) -> list[Draft]:
         return []
     submitted = OrderSheet.objects.filter(round=rnd, status=SheetStatus.SUBMITTED).values("power")
     waiting = Power.objects.filter(campaign_id=rnd.campaign_id).exclude(pk__in=submitted)
-    event = f"round:{rnd.pk}:deadline:{int(rnd.deadline.timestamp())}"
+    event = f"round:{rnd.pk}:deadline:{rnd.deadline:%Y%m%d%H%M%S%f}"
     return [
         Draft(
             m.user_id,

@@ -280,9 +280,7 @@ def test_admin_action_imports_sectors_side_by_side(client: Client, tmp_path: Pat
     assert "2 systems created, 0 updated, 0 lines skipped; the map is now 64 × 40" in (
         done.content.decode()
     )
-    placed = dict(
-        StarSystem.objects.filter(campaign=campaign).values_list("name", "hex__col")
-    )
+    placed = dict(StarSystem.objects.filter(campaign=campaign).values_list("name", "hex__col"))
     assert placed == {"Capital": 19, "Far": 33}  # East's 0101 is 3301
     campaign.refresh_from_db()
     assert (campaign.map_cols, campaign.map_rows) == (64, 40)
