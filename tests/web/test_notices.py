@@ -4,8 +4,9 @@ private feed; whose turn it is on "My campaigns" and the dashboard."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
+from typing import ParamSpec, TypeVar
 
 import pytest
 from django.core.mail import EmailMessage
@@ -26,6 +27,9 @@ from trade.services import Terms
 
 pytestmark = pytest.mark.django_db
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
 
 @pytest.fixture
 def eager() -> Iterator[None]:
@@ -43,14 +47,13 @@ def emails(world: World) -> World:
 
 
 def seen(mail: list[EmailMessage]) -> list[tuple[str, str]]:
-    return [(m.to[0], m.subject) for m in mail]
+    return [(m.to[0], str(m.subject)) for m in mail]
 
 
 def told(
-    capture: DjangoCaptureOnCommitCallbacks, call: object, *args: object, **kwargs: object
-) -> object:
+    capture: DjangoCaptureOnCommitCallbacks, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs
+) -> T:
     """Run a service and its after-commit hooks (the delivery task, eagerly)."""
-    assert callable(call)
     with capture(execute=True):
         return call(*args, **kwargs)
 
