@@ -88,8 +88,7 @@ def statement_summary(statement: Statement) -> list[str]:
         if row.where != "bank" and row.resource in held:
             held[row.resource] += row.change
     lines += [
-        f"{res.upper() if res == 'pl' else res.capitalize()} in your systems and hubs: "
-        f"{_signed(n)}"
+        f"{res.upper() if res == 'pl' else res.capitalize()} in your systems and hubs: {_signed(n)}"
         for res, n in held.items()
         if n
     ]
