@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from notices.models import Kind, NoticeSettings
@@ -7,6 +9,10 @@ from notices.models import Kind, NoticeSettings
 
 class NoticeSettingsForm(forms.ModelForm[NoticeSettings]):
     """One checkbox per kind of email, labelled in words."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")  # the labels are sentences, not field names
+        super().__init__(*args, **kwargs)
 
     class Meta:
         model = NoticeSettings

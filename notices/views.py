@@ -38,5 +38,6 @@ def notice_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
             "feed_url": request.build_absolute_uri(reverse("notice-feed", args=[row.feed_token])),
             "email": request.user.email,
             "notices": notices,
+            "on_settings": True,
         },
     )
