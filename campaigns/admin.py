@@ -23,8 +23,9 @@ from django.utils import timezone
 from django_stubs_ext import WithAnnotations
 
 from campaigns import invitations, services
-from campaigns.checklist import missing_before_start, setup_checklist
+from campaigns.checklist import missing, not_started, setup_checklist
 from campaigns.sector_import import SectorImportError, import_into
+from economy.models import Round
 from powers.admin import campaign_choices
 from powers.models import Campaign, Consumable, GroupLimit, Invitation, Membership, Power
 from trade.models import MarketEdge, PowerTax
@@ -288,7 +289,8 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
         if campaign is not None:
             items = setup_checklist(campaign)
             extra["checklist"] = items
-            extra["can_start"] = not missing_before_start(campaign) and not items[-1].done
+            rnd = Round.objects.filter(campaign=campaign, number=campaign.current_round).first()
+            extra["can_start"] = not_started(rnd) and not missing(items)
         return super().change_view(request, object_id, form_url, extra)
 
     def start_view(self, request: HttpRequest, object_id: int) -> HttpResponse:

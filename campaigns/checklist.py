@@ -111,6 +111,8 @@ def setup_checklist(campaign: Campaign) -> list[Item]:
             rnd is not None and rnd.status == RoundStatus.OPEN and not rnd.paused,
             "Not started: players can look around and enter orders, but nothing resolves until "
             "you start it."
+            if not_started(rnd)
+            else "Paused: unpause it under Rounds."
             if rnd is not None and rnd.paused
             else f"Round {rnd.number} is {rnd.get_status_display().lower()}."
             if rnd is not None
@@ -119,6 +121,11 @@ def setup_checklist(campaign: Campaign) -> list[Item]:
     ]
 
 
-def missing_before_start(campaign: Campaign) -> list[Item]:
+def not_started(rnd: Round | None) -> bool:
+    """A round made paused by the admin and never started has no deadline yet."""
+    return rnd is not None and rnd.paused and rnd.deadline is None
+
+
+def missing(items: list[Item]) -> list[Item]:
     """The required items not done, the round aside: what "Start" refuses over."""
-    return [i for i in setup_checklist(campaign) if i.required and not i.done and i.key != "round"]
+    return [i for i in items if i.required and not i.done and i.key != "round"]

@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns.checklist import missing_before_start
+from campaigns.checklist import missing, not_started, setup_checklist
 from economy.models import Round, RoundStatus
 from economy.rounds import audit
 from ftcamp.errors import Refused
@@ -46,12 +46,17 @@ def start_round(*, campaign: Campaign, actor: str) -> Round:
     """The organiser starts the paused current round: refused, naming what is missing, until
     the checklist's required items are done; then unpaused, with its deadline a round's length
     from now. Locks the round row."""
-    missing = missing_before_start(campaign)
-    if missing:
-        raise SetupIncomplete([f"{i.label.lower()}: {i.detail}" for i in missing])
-    rnd = Round.objects.select_for_update().get(
-        campaign=campaign, number=campaign.current_round, status=RoundStatus.OPEN
+    rnd = (
+        Round.objects.select_for_update()
+        .filter(campaign=campaign, number=campaign.current_round, status=RoundStatus.OPEN)
+        .first()
     )
+    if not not_started(rnd):
+        raise SetupIncomplete("round: it has already started (pause and unpause it under Rounds)")
+    assert rnd is not None  # not_started says so
+    lacking = missing(setup_checklist(campaign))
+    if lacking:
+        raise SetupIncomplete([f"{i.label.lower()}: {i.detail}" for i in lacking])
     rnd.paused = False
     rnd.deadline = timezone.now() + timedelta(hours=campaign.round_length_hours)
     rnd.save(update_fields=["paused", "deadline"])

@@ -43,8 +43,10 @@ class Turn:
             return "No round is open."
         if rnd.status == RoundStatus.RESOLVING:
             return f"Round {rnd.number} is being resolved."
+        if rnd.paused and rnd.deadline is None:
+            return f"Round {rnd.number} has not started: the organiser starts it when all is set."
         if rnd.paused:
-            return f"Round {rnd.number} is paused: the organiser has not started it yet."
+            return f"Round {rnd.number} is paused by the organiser: it does not resolve until then."
         return f"Round {rnd.number} is open for orders."
 
     @property

@@ -137,7 +137,7 @@ def test_organiser_sets_up_from_the_admin_and_players_play(
         page.locator("#id_password2").fill("frontier-pass-77")
         page.get_by_role("button", name="Create my account and join").click()
         expect(page.locator(".whose-turn")).to_contain_text(
-            "paused: the organiser has not started it yet"
+            "has not started: the organiser starts it when all is set"
         )
         players.append(page)
 

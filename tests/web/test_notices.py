@@ -348,6 +348,13 @@ def test_whose_turn_on_my_campaigns_and_dashboard(
     assert "You have submitted your orders" in dash
     assert "Power 0 and Power 1 have submitted; still to submit: Power 2." in dash
     assert "js/notices.js" in dash and "css/notices.css" in dash
+    Round.objects.filter(pk=rnd.pk).update(paused=True)
+    dash = client.get(reverse("dashboard", args=[world.campaign.pk, "p0"])).content.decode()
+    assert "Round 1 is paused by the organiser: it does not resolve until then." in dash
+    Round.objects.filter(pk=rnd.pk).update(deadline=None)
+    dash = client.get(reverse("dashboard", args=[world.campaign.pk, "p0"])).content.decode()
+    assert "Round 1 has not started: the organiser starts it when all is set." in dash
+    Round.objects.filter(pk=rnd.pk).update(paused=False, deadline=rnd.deadline)
     # a fixed number of queries, however many campaigns the player is in
     with django_assert_max_num_queries(12) as few:
         client.get(reverse("my-campaigns"))

@@ -102,7 +102,16 @@ def test_checklist_and_start(staff: Client) -> None:
     assert not rnd.paused and rnd.deadline is not None
     assert rnd.deadline >= before + timedelta(hours=campaign.round_length_hours)
     assert AuditEvent.objects.filter(campaign=campaign, action="round_started").count() == 1
-    assert "Round 1 is open." in staff.get(change_url(campaign)).content.decode()
+    page = staff.get(change_url(campaign)).content.decode()
+    assert "Round 1 is open." in page and "Start round 1" not in page
+    # started once: pressing again (an old tab) changes nothing
+    again = staff.post(reverse("admin:powers_campaign_start", args=[campaign.pk]), follow=True)
+    assert "it has already started" in again.content.decode()
+    assert Round.objects.get(pk=rnd.pk).deadline == rnd.deadline
+    # a round the organiser paused later is not "not started"
+    Round.objects.filter(pk=rnd.pk).update(paused=True)
+    page = staff.get(change_url(campaign)).content.decode()
+    assert "Paused: unpause it under Rounds." in page and "Start round 1" not in page
 
 
 def test_choices_are_the_campaigns_own(staff: Client) -> None:
