@@ -124,9 +124,12 @@ def _round_resolved(payload: dict[str, Any]) -> list[Draft]:
     event = resolved_event(rnd)
     drafts = []
     powers = Power.objects.filter(campaign=campaign)
+    summaries: dict[int, list[str]] = {}  # a power's players share its statement
     for m in _players(powers.values_list("pk", flat=True)):
-        statement = round_statement(m.power, rnd.number)
-        summary = statement_summary(statement) if statement else []
+        if m.power_id not in summaries:
+            statement = round_statement(m.power, rnd.number)
+            summaries[m.power_id] = statement_summary(statement) if statement else []
+        summary = summaries[m.power_id]
         body = "\n".join(
             [
                 f"Round {rnd.number} of {campaign.name} has been resolved. {opened}.",
