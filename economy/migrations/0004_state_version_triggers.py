@@ -12,7 +12,13 @@ from django.db import migrations
 
 # The tables of these apps hold the state (economy.snapshot), but these few.
 STATE_APPS = ("powers", "trade")
-NOT_STATE = {"powers.membership", "trade.routejob", "trade.agreementevent", "trade.ratehistory"}
+NOT_STATE = {
+    "powers.membership",
+    "powers.invitation",  # issue 18: who is asked to play, not the state
+    "trade.routejob",
+    "trade.agreementevent",
+    "trade.ratehistory",
+}
 EVENTS = (("ins", "INSERT", "NEW"), ("upd", "UPDATE", "NEW"), ("del", "DELETE", "OLD"))
 
 FUNCTION = """
