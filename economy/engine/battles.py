@@ -43,7 +43,7 @@ def _apply(
         if craft is None
         else f"it belongs to {craft.power} now"
         if craft.power not in record.powers
-        else f"it is at {navy.hex_of(craft)}"
+        else "it is not at the battle's hex"
         if navy.hex_of(craft) != record.hex
         else None
     )

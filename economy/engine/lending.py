@@ -3,6 +3,8 @@ design study (§1.6.3) (R-10.5, R-10.5a, R-10.7: a transfer takes effect in §1)
 
 from __future__ import annotations
 
+from typing import Any
+
 from .designs import pl_per_cf
 from .owners import end_work, entangled, give_carrier
 from .pacts import Loan, Transfer
@@ -47,6 +49,15 @@ def _blocked(world: World, carriers: list[Group | Static], owner: str) -> str | 
     return None
 
 
+def _failed(world: World, kind: str, ident: str, owner: str, other: str, why: str) -> None:
+    """Why a loan or transfer was not made: the owner is told; the other party only that it
+    was not (the owner's work in progress is none of its business)."""
+    told: dict[str, Any] = {kind: ident, "why": why}
+    world.books.event(f"{kind}.failed", powers=(owner,), **told)
+    told["why"] = f"{owner} could not hand the craft over"
+    world.books.event(f"{kind}.failed", powers=(other,), **told)
+
+
 def _lend(world: World, loan: Loan) -> None:
     """Support 1.6.1, R-10.5a: the groups, their craft with the owner's crew aboard, and their
     EP pass to the borrower, who gives their orders until the loan ends."""
@@ -54,7 +65,7 @@ def _lend(world: World, loan: Loan) -> None:
     why = _blocked(world, groups, loan.owner)
     if why:
         world.navy.fleet.loans.remove(loan)
-        world.books.event("loan.failed", powers=(loan.owner, loan.borrower), loan=loan.id, why=why)
+        _failed(world, "loan", loan.id, loan.owner, loan.borrower, why)
         return
     for group in groups:
         give_carrier(world, group, loan.borrower, f"lent under {loan.id}", "R-10.5")
@@ -109,7 +120,7 @@ def _transfer(world: World, transfer: Transfer) -> None:
     carriers = _carriers(world, transfer.carriers)
     why = _blocked(world, carriers, transfer.owner)
     if why:
-        books.event("transfer.failed", powers=parties, transfer=transfer.id, why=why)
+        _failed(world, "transfer", transfer.id, transfer.owner, transfer.receiver, why)
         return
     for carrier in carriers:
         home = _crew_home(world, transfer, carrier.hex)

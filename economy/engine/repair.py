@@ -108,6 +108,7 @@ def advance(yard: Yard, work: Build, order: Order | None, finish: Finish | None 
     """R-10.2, R-10.7: work on a craft goes on without an order while its worker acts in the
     craft's hex; an order may name this round's Ore (refused when it cannot be met)."""
     world = yard.world
+    world.books.step = WORK[work.kind][2]
     pay = _payment(yard, work, order.get("ore") if order else None)
     if isinstance(pay, str):
         if order is not None:
