@@ -70,7 +70,7 @@ def _unbuilt(d: Data) -> str:
 
 def _restocked(d: Data) -> str:
     items = ", ".join(f"{n} {k}" for k, n in d["items"].items())
-    text = f"{d['source']} restocks {d['craft']}: {items}"
+    text = f"{d['from_craft']} restocks {d['craft']}: {items}"
     return text + (" (engaged: those systems begin the battle disabled)" if d["unready"] else "")
 
 

@@ -108,6 +108,6 @@ def restock(world: World) -> None:
             if engaged:
                 target.unready[kind] = target.unready.get(kind, 0) + n
         books.event(
-            "restock.done", powers=(order.power,), source=source.id, craft=target.id,
+            "restock.done", powers=(order.power,), from_craft=source.id, craft=target.id,
             items=dict(sorted(items.items())), unready=engaged,
         )  # fmt: skip
