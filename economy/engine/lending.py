@@ -98,16 +98,15 @@ def end_loans(world: World) -> None:
 
 
 def _crew_home(world: World, transfer: Transfer, hx: str) -> System | None:
-    """R-10.5a: the system the transfer names, else the owner's held system nearest to the
-    craft (ties: lowest id); it must be held by the owner with effective LR > 0."""
+    """R-10.5a: the system the transfer names when the owner holds it (effective LR > 0), else
+    the owner's held system nearest to the craft (ties: lowest id)."""
     held = [
         s
         for s in world.systems_sorted
         if s.holder == transfer.owner and world.effective_loyalty(s) > 0
     ]
-    if transfer.crew_to is not None:
-        return next((s for s in held if s.id == transfer.crew_to), None)
-    return min(held, key=lambda s: (hex_distance(s.hex, hx), s.id), default=None)
+    named = next((s for s in held if s.id == transfer.crew_to), None)
+    return named or min(held, key=lambda s: (hex_distance(s.hex, hx), s.id), default=None)
 
 
 def _transfer(world: World, transfer: Transfer) -> None:

@@ -295,3 +295,12 @@ def test_a_transfers_receiver_may_crew_and_supply_it_in_the_same_round() -> None
     assert check_order(catalog, "terra", {"type": "crew", "group": "tg"}) == [
         "group: no such group of yours: 'tg'"
     ]
+
+
+def test_a_transfers_crew_goes_to_the_nearest_held_system_when_the_named_one_is_not_held() -> None:
+    """R-10.5a: "to the owner's held system the transfer names (default: its nearest)"."""
+    raw = copy.deepcopy(case(312)["state"])
+    raw["transfers"] = [raw["transfers"][0] | {"crew_to": "rigel"}]  # vega's, not terra's
+    result = run(raw)
+    home = [(line.where, line.amount) for line in result.ledger if line.resource == "pl"]
+    assert home[:2] == [("system:vesta", 15), ("system:vesta", 4)]  # 0104 is 1 from 0103
