@@ -594,18 +594,18 @@ def fleet_scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, in
                 "inside": inside, "hex": None if inside else hx, "cost": cost,
                 "surcharge": 0, "paid": draw(st.integers(0, cost - 1)), "started": 1}  # fmt: skip
 
+    g2 = draw(st.sampled_from(["p0", "p1"]))
     groups = [
         {"id": "g0", "power": "p0", "hex": "0103", "troop_space": 0, "ep": draw(st.integers(0, 9)),
          "order": draw(st.sampled_from(["hold_build", "hold_build", "hold_repair", "none"])),
          "status": draw(st.sampled_from(["none", "none", "stood_off", "engaged"]))},
         {"id": "g1", "power": "p1", "hex": "0301", "order": "hold_build", "ep": 9},
         # issue 15: a group to lend, give or fight over, restocked while engaged or not
-        {"id": "g2", "power": draw(st.sampled_from(["p0", "p1"])), "hex": "0103",
+        {"id": "g2", "power": g2, "hex": "0103",
          "order": draw(st.sampled_from(["hold_maintain", "hold_restock", "none"])),
          "status": draw(st.sampled_from(["none", "stood_off", "engaged", "retreated"])),
          "ep": draw(st.integers(0, 3))},
     ]  # fmt: skip
-    g2 = groups[2]["power"]
     wear = st.fixed_dictionaries({"b1": st.integers(0, 1), "trp": st.integers(0, 1)})
     pacts = fleet_pacts(draw, g2)
     state = campaign(
