@@ -64,19 +64,26 @@ def worker_problem(yard: Yard, order: Order, craft: Craft | None) -> str | None:
 Finish = Callable[[Yard, Build], None]
 
 
-def begin(yard: Yard, order: Order, craft: Craft, cost: int, finish: Finish,
-          **extra: object) -> None:  # fmt: skip
-    """A new piece of work on ``craft``: its cost is fixed now; it takes Ore this round."""
+def begin(
+    yard: Yard,
+    order: Order,
+    craft: Craft,
+    cost: int,
+    finish: Finish,
+    systems: dict[str, int] | None = None,
+    fatigue: int = 0,
+) -> None:
+    """A new piece of work on ``craft``: its cost is fixed now (with the destroyed ``systems``
+    it restores and the ``fatigue`` a rebuild removes); it takes Ore this round."""
     world = yard.world
     field, _, step = WORK[order.type]
     if not yard.unused(order):
         return
     work = Build(
         order["id"], order.power, order.type, order.get("design") or craft.design,
-        [order[field]], False, None, cost, 0, world.round, {"ore": 0}, craft.id,
+        [order[field]], False, None, cost, 0, world.round, {"ore": 0}, craft.id, 0,
+        dict(systems or {}), fatigue,
     )  # fmt: skip
-    for key, value in extra.items():
-        setattr(work, key, value)
     pay = _payment(yard, work, order.get("ore"))
     if isinstance(pay, str):
         return world.reject(order, pay)
@@ -131,7 +138,7 @@ def start_repair(yard: Yard, order: Order) -> None:
     if problem or craft is None:
         return yard.world.reject(order, problem or "craft: unknown")
     cost = _points(yard.world, craft)
-    return begin(yard, order, craft, cost, _finish_repair, systems=dict(craft.destroyed))
+    return begin(yard, order, craft, cost, _finish_repair, craft.destroyed)
 
 
 def start_rebuild(yard: Yard, order: Order) -> None:
@@ -148,8 +155,7 @@ def start_rebuild(yard: Yard, order: Order) -> None:
         return world.reject(order, f"craft: {craft.id} has no damage or fatigue to rebuild")
     npv = world.navy.design(craft).npv
     cost = _points(world, craft) + fatigue_cost(npv, fatigue)
-    systems = dict(craft.destroyed)
-    return begin(yard, order, craft, cost, _finish_repair, systems=systems, fatigue=fatigue)
+    return begin(yard, order, craft, cost, _finish_repair, craft.destroyed, fatigue)
 
 
 def _points(world: World, craft: Craft) -> int:
@@ -170,8 +176,7 @@ def close(yard: Yard, work: Build, rule: str) -> Craft:
     world.books.step = WORK[work.kind][2]
     reason = f"{work.id} completed"
     world.books.change(work.power, work, "ore", -work.paid, reason, rule)
-    if work.id in navy.builds:
-        navy.remove_build(work)
+    navy.remove_build(work)
     return navy.craft[str(work.craft)]
 
 

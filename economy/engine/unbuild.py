@@ -30,7 +30,7 @@ def start_unbuild(yard: Yard, order: Order) -> None:
         if craft is builder
         else f"craft: {craft.id} is not at {builder.id}'s hex"
         if navy.hex_of(craft) != navy.hex_of(builder)
-        else f"craft: {craft.id} is already being unbuilt"
+        else f"craft: {craft.id} is already being unbuilt, repaired, rebuilt or refitted"
         if any(b.craft == craft.id for b in navy.fleet.builds)
         else f"craft: {craft.id} has work or craft in orbit with it"
         if navy.in_orbit.get(craft.id) or any(craft.id in b.builders for b in navy.fleet.builds)
