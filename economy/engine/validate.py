@@ -89,6 +89,7 @@ class FleetCatalog:
     promised: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (kind, power)
     lent: dict[str, str] = field(default_factory=dict)  # loaned group or craft -> owner
     captured: set[str] = field(default_factory=set)  # Support 1.6.3: never studied
+    given: dict[str, str] = field(default_factory=dict)  # a transfer's carrier -> its receiver
 
     @classmethod
     def of(cls, state: State, sheets: Iterable[tuple[str, int, Any]]) -> FleetCatalog:
@@ -281,8 +282,10 @@ def _fleet_id(kind: str, *tables: Callable[[Catalog], dict[str, str]], promise: 
         if isinstance(v, str):
             owner = next((t(cat)[v] for t in tables if v in t(cat)), None)
             made = cat.fleet.promised.get(v)
-            if made is not None and made[0] == promise:  # created, or given (a transfer)
+            if owner is None and made is not None and made[0] == promise:
                 owner = made[1]
+            if promise == "carrier" and v in cat.fleet.given:  # Support 1.6.2: §1.6 is before §3
+                owner = cat.fleet.given[v]
         # Another power's and none at all get the same answer (issue 11: no leak).
         return None if owner == power else f"no such {kind} of yours: {v!r}"
 
@@ -505,7 +508,7 @@ def _after_pacts(cat: Catalog, fleet: Fleet) -> None:
                 cat.ids.add(e.into)
     for transfer in fleet.transfers:
         for cid in transfer.carriers:
-            cat.fleet.promised[cid] = ("carrier", transfer.receiver)
+            cat.fleet.given[cid] = transfer.receiver
     lent = cat.fleet.lent
     lent.update((gid, loan.owner) for loan in fleet.loans if loan.active for gid in loan.groups)
     lent.update((c.id, lent[c.group]) for c in fleet.craft if c.group in lent)

@@ -304,3 +304,22 @@ def test_a_transfers_crew_goes_to_the_nearest_held_system_when_the_named_one_is_
     result = run(raw)
     home = [(line.where, line.amount) for line in result.ledger if line.resource == "pl"]
     assert home[:2] == [("system:vesta", 15), ("system:vesta", 4)]  # 0104 is 1 from 0103
+
+
+def test_a_transfer_not_made_leaves_the_receivers_crew_and_ep_orders_refused() -> None:
+    """Support 1.6.2: the receiver may crew and supply what it is given in §3 — only if the
+    transfer was made; otherwise the carriers are still the owner's."""
+    raw = copy.deepcopy(case(312)["state"])
+    raw["builds"] = [
+        {"id": "r1", "power": "terra", "kind": "repair", "craft": "f1", "builders": ["y2"],
+         "cost": 3, "paid": 1, "started": 1, "systems": {"b1": 1}}
+    ]  # fmt: skip
+    raw["craft"][0]["destroyed"] = {"b1": 1}
+    result = run(raw, case(312)["orders"])
+    assert [r.error for r in result.rejected] == [
+        "group: no group tg of yours this round",
+        "into: no group or static tg of yours this round",
+    ]
+    assert (
+        next(g for g in dump_state(result.state)["groups"] if g["id"] == "tg")["power"] == "terra"
+    )
