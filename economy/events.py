@@ -30,6 +30,12 @@ def _unbuilt(d: Data) -> str:
     return f"{d['craft']} unbuilt at {d['builder']}: {got}"
 
 
+def _restocked(d: Data) -> str:
+    items = ", ".join(f"{n} {k}" for k, n in d["items"].items())
+    text = f"{d['from_craft']} restocks {d['craft']} with {items}"
+    return text + (": those systems begin the battle disabled" if d["unready"] else "")
+
+
 def _motion(d: Data) -> str:
     outcome = f"passed — {d['effect']}" if d["passed"] else "failed"
     return f"UN motion {d['motion']} ({d['motion_kind']}): {outcome}; {d['reason']}"
@@ -101,6 +107,27 @@ WORDS: dict[str, str | Callable[[Data], str]] = {
         " {stored} stored; its Hold-Special order is not carried out"
     ),
     "supply.full": "{carrier} can store {storage} EP: {rest} EP were not taken",
+    # Fleets II (issue 15): the engine's events; pages and forms come later
+    "battle.fought": "A battle was fought at {hex}",
+    "battle.entry_skipped": "Battle record {battle}: {craft} was not changed: {why}",
+    "battle.destroyed": "Battle record {battle}: {craft} was destroyed",
+    "battle.damaged": (
+        "Battle record {battle}: {craft} has {destroyed} system units destroyed and {disabled}"
+        " disabled, and lost {cf_lost} CF"
+    ),
+    "battle.captured": "Battle record {battle}: {craft} was captured by {captor} into {carrier}",
+    "work.ended": "Work {build} on {craft} ends: {why}; the Ore paid is lost",
+    "work.started": "{work} {build} of {craft} started: {cost} Ore",
+    "work.waits": "{build} waits: its repairer or builder cannot work on {craft} this round",
+    "work.completed": "{work} {build} of {craft} done: fatigue {fatigue_before}% → {fatigue}%",
+    "work.refitted": "{craft} refitted as {design_name}",
+    "restock.done": _restocked,
+    "loan.started": "Loan {loan}: {groups!j} lent by {owner} to {borrower} until round {last}",
+    "loan.failed": "Loan {loan} was not made: {why}",
+    "loan.ended": "Loan {loan} ended: {groups!j} back with {owner}",
+    "transfer.done": "Transfer {transfer}: {carrier} given to {receiver}; its crew goes home",
+    "transfer.failed": "Transfer {transfer} was not made: {why}",
+    "design.studied": "Design {design_name} studied from {craft}: registered free",
 }
 
 #: data key -> which names an id in it is looked up in.
@@ -111,12 +138,15 @@ ROLES: dict[str, str] = {
     "captor": "powers",
     "sender": "powers",
     "receiver": "powers",
+    "owner": "powers",
+    "borrower": "powers",
     "acting": "powers",
     "hub": "hubs",
     "group": "groups",
     "carrier": "carriers",
     "craft": "craft",
     "builder": "craft",
+    "from_craft": "craft",
     "source": "places",
     "dest": "places",
     "order": "orders",

@@ -68,6 +68,12 @@ def _unbuilt(d: Data) -> str:
     return f"{d['craft']} unbuilt at {d['builder']}: {got}"
 
 
+def _restocked(d: Data) -> str:
+    items = ", ".join(f"{n} {k}" for k, n in d["items"].items())
+    text = f"{d['from_craft']} restocks {d['craft']}: {items}"
+    return text + (" (engaged: those systems begin the battle disabled)" if d["unready"] else "")
+
+
 def _distributed(d: Data) -> str:
     shares = ", ".join(f"{s['hex']} {s['ore']} ore {s['bio']} bio" for s in d["shares"])
     return f"hub {d['hub']} distributed by hand: {shares}"
@@ -143,6 +149,29 @@ TEXTS: dict[str, str | Callable[[Data], str]] = {
         " (R-7.4a)"
     ),
     "supply.full": "{carrier} stores {storage} EP: {rest} EP not taken (R-10.7)",
+    # Fleets II (issue 15): battle records, repair, refit, restock, loans, transfers, study
+    "battle.fought": "a battle was fought at {hex}",
+    "battle.entry_skipped": "battle {battle}: {craft} not changed: {why}",
+    "battle.destroyed": "battle {battle}: {craft} destroyed",
+    "battle.damaged": (
+        "battle {battle}: {craft} has {destroyed} system units destroyed, {disabled} disabled,"
+        " lost {cf_lost} CF"
+    ),
+    "battle.captured": "battle {battle}: {craft} captured by {captor} into {carrier}",
+    "work.ended": "{build} on {craft} ended: {why}",
+    "work.started": "{build}: {work} of {craft} started, cost {cost} ore",
+    "work.waits": "{build} waits: its repairer or builder cannot work on {craft} this round",
+    "work.completed": (
+        "{build}: {work} of {craft} completed, fatigue {fatigue_before}% -> {fatigue}%"
+    ),
+    "work.refitted": "{build}: {craft} refitted as {design_name}",
+    "restock.done": _restocked,
+    "loan.started": "loan {loan}: {groups!j} lent by {owner} to {borrower} until round {last}",
+    "loan.failed": "loan {loan} not made: {why}",
+    "loan.ended": "loan {loan} ended: {groups!j} back with {owner}",
+    "transfer.done": "transfer {transfer}: {carrier} given to {receiver}; crew home to {system!n}",
+    "transfer.failed": "transfer {transfer} not made: {why}",
+    "design.studied": "design {design} ({design_name}) studied from {craft}: registered free",
 }
 
 

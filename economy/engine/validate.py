@@ -21,6 +21,7 @@ from .state import (
     GROUP_ORDERS,
     GROUP_STATUSES,
     MOBILITIES,
+    Fleet,
     Order,
     State,
 )
@@ -45,7 +46,7 @@ class Catalog:
     @classmethod
     def of(cls, state: State, sheets: Iterable[tuple[str, int, Any]] = ()) -> Catalog:
         """``sheets`` (power, index, raw order) add the ids their orders create (R-10.1a)."""
-        return cls(
+        cat = cls(
             {p.id for p in state.powers},
             {g.id: g.power for g in state.groups},
             {s.id: s.power for s in state.statics},
@@ -55,6 +56,8 @@ class Catalog:
             map_bounds(state.map_size, state.hexes),
             FleetCatalog.of(state, sheets),
         )
+        _after_pacts(cat, state.fleet)
+        return cat
 
 
 def state_ids(state: State) -> set[str]:
@@ -84,6 +87,9 @@ class FleetCatalog:
     build_owner: dict[str, str] = field(default_factory=dict)
     kinds: set[str] = field(default_factory=set)
     promised: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (kind, power)
+    lent: dict[str, str] = field(default_factory=dict)  # R-10.5: loaned group or craft -> owner
+    captured: set[str] = field(default_factory=set)  # Support 1.6.3: never studied
+    given: dict[str, str] = field(default_factory=dict)  # a transfer's carrier -> its receiver
 
     @classmethod
     def of(cls, state: State, sheets: Iterable[tuple[str, int, Any]]) -> FleetCatalog:
@@ -278,6 +284,8 @@ def _fleet_id(kind: str, *tables: Callable[[Catalog], dict[str, str]], promise: 
             made = cat.fleet.promised.get(v)
             if owner is None and made is not None and made[0] == promise:
                 owner = made[1]
+            if promise == "carrier" and v in cat.fleet.given:  # Support 1.6.2: §1.6 is before §3
+                owner = cat.fleet.given[v]
         # Another power's and none at all get the same answer (issue 11: no leak).
         return None if owner == power else f"no such {kind} of yours: {v!r}"
 
@@ -434,6 +442,98 @@ FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
 }
 
 
+# Fleets II (issue 15): repair, rebuild, refit, restock, design study (R-10.2-R-10.5)
+FIELDS.update(
+    {
+        "repair": {
+            "id": (_new_id, REQUIRED),
+            "craft": (_craft, REQUIRED),
+            "repairer": (_craft, REQUIRED),
+            "ore": (_count, OPTIONAL),
+        },
+        "rebuild": {
+            "id": (_new_id, REQUIRED),
+            "craft": (_craft, REQUIRED),
+            "builder": (_craft, REQUIRED),
+            "remove_fatigue": (_bool, OPTIONAL),
+            "ore": (_count, OPTIONAL),
+        },
+        "refit": {
+            "id": (_new_id, REQUIRED),
+            "craft": (_craft, REQUIRED),
+            "builder": (_craft, REQUIRED),
+            "design": (_design, REQUIRED),
+            "ore": (_count, OPTIONAL),
+        },
+        "restock": {
+            "source": (_craft, REQUIRED),
+            "target": (_craft, REQUIRED),
+            "items": (_loadout, OPTIONAL),
+            "if_engaged": (_enum("abandon", "disabled"), OPTIONAL),
+        },
+        "study_design": {
+            "id": (_new_id, REQUIRED),
+            "craft": (_craft, REQUIRED),
+            "builder": (_craft, REQUIRED),
+        },
+    }
+)
+
+
+def _after_pacts(cat: Catalog, fleet: Fleet) -> None:
+    """Who owns what for the round's orders: confirmed battle records apply before any order
+    (R-10.6: destroyed craft are gone, captured ones the captor's, with the craft in orbit with
+    them, and a new carrier they go into too); a transfer's carriers are the receiver's to crew
+    and supply (promised, §1.6 comes before §3); loaned groups and craft keep their owner."""
+    owners = cat.fleet.craft_owner
+    orbit: dict[str, list[str]] = {}
+    for c in fleet.craft:
+        if c.orbit is not None:
+            orbit.setdefault(c.orbit, []).append(c.id)
+        if c.captured:
+            cat.fleet.captured.add(c.id)
+    designs = {d.id: d for d in fleet.designs}
+    mobility = {c.id: designs[c.design].mobility for c in fleet.craft}
+    for record in fleet.battles:
+        for e in record.craft:
+            for cid in (e.craft, *orbit.get(e.craft, ())):
+                if e.destroyed:
+                    owners.pop(cid, None)
+                elif e.captured_by is not None:
+                    owners[cid] = e.captured_by
+                    cat.fleet.captured.add(cid)
+            if e.captured_by is not None and e.into is not None:
+                table = cat.group_owner if mobility[e.craft] == "mobile" else cat.static_owner
+                table.setdefault(e.into, e.captured_by)
+                cat.ids.add(e.into)
+    for transfer in fleet.transfers:
+        for cid in transfer.carriers:
+            cat.fleet.given[cid] = transfer.receiver
+    lent = cat.fleet.lent
+    lent.update((gid, loan.owner) for loan in fleet.loans if loan.active for gid in loan.groups)
+    lent.update((c.id, lent[c.group]) for c in fleet.craft if c.group in lent)
+
+
+def _pact_checks(cat: Catalog, power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:
+    """Support 1.6.1, R-2a, R-10.5: what a borrower may not order for a loaned group, and
+    Support 1.6.3: captured craft are never studied."""
+    lent = cat.fleet.lent
+    if kind == "declare_group" and (owner := lent.get(o["group"])) in o.get("engages", ()):
+        yield f"engages: {o['group']} is on loan from {owner} and may not engage it (R-2a)"
+    elif kind == "crew" and (owner := lent.get(str(o.get("group") or o.get("craft")))):
+        yield f"crew: on loan from {owner}: the borrower cannot re-crew it (Support 1.6.1)"
+    elif kind in ("unbuild", "refit") and (owner := lent.get(o["craft"])):
+        yield f"craft: {o['craft']} is on loan from {owner}: only its owner may {kind} it"
+    elif kind == "build" and (lent_builder := next((b for b in o["builders"] if b in lent), None)):
+        yield (
+            f"builders: {lent_builder} is on loan from {lent[lent_builder]}: it repairs and"
+            " makes for the borrower, but does not build (its craft would stay in orbit with"
+            " it when it returns)"
+        )
+    elif kind == "study_design" and o["craft"] in cat.fleet.captured:
+        yield f"craft: {o['craft']} was captured: captured craft can never be studied"
+
+
 def _cross_checks(power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:
     """Rules between fields of one order (contracts §1 order table)."""
     if kind == "market_sell":
@@ -488,6 +588,7 @@ def check_order(catalog: Catalog, power: str, raw: Any) -> list[str]:
             errors.append(f"{name}: {problem}")
     if not errors:
         errors.extend(_cross_checks(power, kind, raw))
+        errors.extend(_pact_checks(catalog, power, kind, raw))
     return errors
 
 

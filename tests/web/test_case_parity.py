@@ -14,11 +14,68 @@ from campaigns.cases import campaign_from_case, submit_all
 from economy import services
 from economy.engine.case import dump_result, load_case, run_case
 from economy.engine.codec import dump_state, parse_state
+from economy.engine.validate import FIELDS
 from economy.models import LedgerLine, Round, RoundRecord
+from economy.orderforms import ORDER_TYPES
 from economy.snapshot import export_state
+from powers.models import WorkKind
 
 CASES = sorted((Path(__file__).resolve().parents[1] / "cases").glob("*.json"))
 pytestmark = pytest.mark.django_db
+
+#: Cases the database cannot hold yet: issue 15's engine half (battle records, loans,
+#: transfers, repair/rebuild/refit work, restock, design study) came before its Django side, so
+#: there is no model, snapshot mapping or order form for them. They are resolved by the engine
+#: alone (tests/engine/test_cases.py, ``adjudicate --check``). The Django side of issue 15 empties
+#: this set; ``test_engine_only_cases_are_exactly_the_unsupported_ones`` keeps it exact.
+ENGINE_ONLY = frozenset(
+    {
+        "300-r-10-2-repair-seed-example-beam-costs-three-ore",
+        "301-r-10-2-repair-carried-over-fatigue-once-on-completion",
+        "302-r-10-2-builders-repair-disabled-free-and-minimum-fatigue",
+        "303-r-10-2-rebuild-with-fatigue-removal",
+        "305-r-10-6-battle-record-applied-at-the-start",
+        "306-r-10-6-captured-craft-unbuilt-for-half-npv-never-studied",
+        "307-support-1-5-refit-into-a-registered-variant",
+        "308-support-2-restock-from-a-builder-and-from-cargo",
+        "309-support-2-0-restock-interrupted-retreat-engaged",
+        "310-support-1-6-1-loan-takes-effect",
+        "311-r-10-5a-loan-ends-borrower-supplies-and-repairs",
+        "312-r-10-5a-transfer-crew-returns-as-pl",
+        "313-support-1-6-3-design-study",
+        "314-r-10-4-repair-orders-refused-and-work-waiting",
+    }
+)
+#: What the snapshot (economy/snapshot.py) and the order forms do not hold yet (issue 15).
+UNSUPPORTED_STATE_KEYS = ("battles", "loans", "transfers")
+UNSUPPORTED_CRAFT_KEYS = ("unready",)
+UNSUPPORTED_DESIGN_KEYS = ("studied_from",)
+
+
+def unsupported(case: dict[str, Any]) -> set[str]:
+    """What of a case the database cannot hold: state keys, work kinds, and order types the
+    engine knows but the shell has no form for (an unknown type is refused by both alike)."""
+    state = case["state"]
+    out = {key for key in UNSUPPORTED_STATE_KEYS if state.get(key)}
+    for table, keys in (("craft", UNSUPPORTED_CRAFT_KEYS), ("designs", UNSUPPORTED_DESIGN_KEYS)):
+        out |= {f"{table}.{k}" for item in state.get(table, []) for k in keys if item.get(k)}
+    kinds = set(WorkKind.values)
+    out |= {
+        f"builds.kind {b['kind']}" for b in state.get("builds", []) if b.get("kind") not in kinds
+    } - {"builds.kind build"}
+    out |= {
+        f"order {o.get('type')}"
+        for sheet in (case.get("orders") or {}).values()
+        for o in sheet
+        if o.get("type") in FIELDS and o.get("type") not in ORDER_TYPES
+    }
+    return out
+
+
+def test_engine_only_cases_are_exactly_the_unsupported_ones() -> None:
+    """The cases left out below are exactly those using what the database cannot hold."""
+    found = {p.stem: unsupported(json.loads(p.read_text())) for p in CASES}
+    assert {stem for stem, what in found.items() if what} == ENGINE_ONLY, found
 
 
 def canonical(state: dict[str, Any]) -> dict[str, Any]:
@@ -36,7 +93,9 @@ def canonical(state: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+@pytest.mark.parametrize(
+    "path", [p for p in CASES if p.stem not in ENGINE_ONLY], ids=lambda p: p.stem
+)
 def test_shell_matches_adjudicator(path: Path) -> None:
     case = json.loads(path.read_text())
     expected = dump_result(run_case(load_case(case)))
