@@ -46,7 +46,7 @@ ENGINE_ONLY = frozenset(
         "314-r-10-4-repair-orders-refused-and-work-waiting",
     }
 )
-#: What the snapshot (economy/snapshot.py) and the order forms do not hold yet (issue 15).
+#: What the snapshot (economy/snapshot/) and the order forms do not hold yet (issue 15).
 UNSUPPORTED_STATE_KEYS = ("battles", "loans", "transfers")
 UNSUPPORTED_CRAFT_KEYS = ("unready",)
 UNSUPPORTED_DESIGN_KEYS = ("studied_from",)
