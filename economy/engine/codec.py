@@ -254,7 +254,15 @@ def parse_state(obj: object, path: str = "state") -> State:
         _fleet(r, ctx, groups, statics),
     )
     Navy(state, {g.id: g for g in groups}, {s.id: s for s in statics}).refresh_all()  # R-10.7
+    state.command = _command_codec().parse_command(r, ctx, state)  # Support §4.3.2, §4.4, §5
     return state
+
+
+def _command_codec() -> Any:
+    """The command keys' codec builds on this module's readers, so it is imported late."""
+    from . import codec_command
+
+    return codec_command
 
 
 def _map(m: _Reader) -> tuple[dict[str, str], tuple[int, int] | None]:
@@ -455,7 +463,7 @@ def _bubble(b: _Reader, ctx: _Context) -> Bubble:
         ctx.new_id(b),
         ctx.power(b, "power"),
         b.hex("hq"),
-        b.int("radius"),
+        b.int("radius", 0),  # R-8.3a: derived from the HQ officer's grade when it has one
         tuple(Outpost(o.hex("hex"), o.int("radius")) for o in _items(b, "outposts")),
         tuple(_hex_list(b, "sensors")),
     )
@@ -828,7 +836,8 @@ def dump_craft(c: Craft) -> dict[str, Any]:
         "fatigue": c.fatigue,
         "destroyed": dict(sorted(c.destroyed.items())),
         "disabled": dict(sorted(c.disabled.items())),
-        "consumables": {k: n for k, n in sorted(c.store.items()) if k != "cf" and n},
+        "consumables": {k: n for k, n in sorted(c.store.items()) if k not in ("cf", "pl") and n},
+        "passengers": c.store.get("pl", 0),  # researchers and staff aboard (Support §3.3)
         "workshop": {k: n for k, n in sorted(c.workshop.store.items()) if n},
         "captured": c.captured,
         "gantry": c.gantry,
@@ -997,20 +1006,11 @@ def dump_state(state: State) -> dict[str, Any]:
             }
             for s in state.shipments
         ],
-        "bubbles": [
-            {
-                "id": b.id,
-                "power": b.power,
-                "hq": b.hq,
-                "radius": b.radius,
-                "outposts": [{"hex": o.hex, "radius": o.radius} for o in b.outposts],
-                "sensors": list(b.sensors),
-            }
-            for b in state.bubbles
-        ],
+        "bubbles": [_command_codec().dump_bubble(b) for b in state.bubbles],
         "agreements": [dump_agreement(a) for a in state.agreements],
         "un": {"motions": [dump_motion(m) for m in state.motions]},
         **dump_fleet(state.fleet),
+        **_command_codec().dump_command(state.command),
     }
 
 
