@@ -19,6 +19,8 @@ from .command_state import (
     Penalty,
     SpecialInterest,
 )
+from .diplomats import flag_groups
+from .posts import derive_radii
 from .state import Bubble, Outpost, State
 
 BANK_RESOURCES = ("gal", "tp")  # R-1.1
@@ -194,21 +196,13 @@ def _special(r: _Reader) -> SpecialInterest | None:
 
 
 def derive(state: State, command: Command) -> None:
-    """R-8.3a: a post's radius is its officer's grade; Support §4.4.1: a group with craft carries
-    a diplomat when one is aboard one of its craft (groups without craft keep their flag)."""
-    grade = {o.id: o.grade for o in command.officers}
+    """R-8.3a: a post's radius is its officer's grade; Support §4.4.1: which groups carry a
+    diplomat."""
+    officers = {o.id: o for o in command.officers}
     for b in state.bubbles:
-        if b.officer is not None:
-            b.radius = grade[b.officer]
-        for o in b.outposts:
-            if o.officer is not None:
-                o.radius = grade[o.officer]
-    group_of = {c.id: c.group for c in state.fleet.craft}
-    with_craft = {g for g in group_of.values() if g is not None}
-    carrying = {group_of.get(d.craft) for d in command.diplomats}
-    for g in state.groups:
-        if g.id in with_craft:
-            g.diplomat = g.id in carrying
+        derive_radii(b, officers)
+    state.command = command
+    flag_groups(state)
 
 
 # --- dump -------------------------------------------------------------------------------------

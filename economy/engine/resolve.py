@@ -1,9 +1,9 @@
 """``resolve(state, orders)``: one campaign round in the fixed order of steps (R-2).
 
 Fleet declarations and EP consumed -> Resource Phase §1-§5 (with §5.3 agreements) -> Support
-Phase §1, §3, §4, §6, §7 in the seed's order (R-2c) -> UN Meeting (R-6.3, R-6.4). Repair,
-refit and transfers (§1.2, §1.5, §1.6), restock (§2), researchers (§3.3), diplomats (§4.4),
-officers and command bubbles (§5) have their places in that order and are not modelled yet.
+Phase §1, §3, §4, §5, §6, §7 in the seed's order (R-2c) -> UN Meeting (R-6.3, R-6.4). The
+admin's outcomes of diplomatic missions are applied first (R-8.4a). Repair, refit and transfers
+(§1.2, §1.5, §1.6) and restock (§2) have their places in that order and are not modelled yet.
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from typing import Any
 
 from . import (
     agreements,
+    bubbles,
     construction,
     crew,
+    diplomats,
     distribution,
     fleet,
     guild,
@@ -25,6 +27,8 @@ from . import (
     hubs,
     loyalty,
     market,
+    missions,
+    officers,
     primaries,
     production,
     projects,
@@ -41,6 +45,8 @@ from .validate import check_orders
 from .world import World
 
 STEPS = (
+    ("round.start", diplomats.outcomes),  # R-8.4a: the admin's outcomes of earlier missions
+    ("fleet.immunity", diplomats.immunity),  # R-2a, Support §4.4.1
     ("fleet", fleet.declare_groups),
     ("fleet.ep", supply.consume),
     ("resource.1", loyalty.resolve_loyalty),
@@ -52,14 +58,20 @@ STEPS = (
     ("resource.5", distribution.trade_out),
     ("resource.5.3", agreements.dispatch),
     ("support.1", construction.construction),
+    ("support.1 aboard", diplomats.stranded),
     ("support.3.1", troops.secondary),
     ("support.3.2", crew.crew),
+    ("support.3.3", missions.researchers),
     ("support.3.4", supply.supply),
     ("support.4.1.1", hub_setup.setup),
     ("support.4.1.2", hub_setup.maintain),
     ("support.4.2", guild.guild),
     ("support.4 primaries", primaries.primaries),
     ("support.4.3.1", research.research),
+    ("support.4.3.2", missions.research_missions),
+    ("support.4.4", diplomats.diplomats),
+    ("support.5.1", officers.officers),
+    ("support.5.2", bubbles.bubbles),
     ("support.6", projects.projects),
     ("support.7", tidy.tidy),
     ("end of support", hub_setup.drop_unpaid),
