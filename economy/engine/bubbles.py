@@ -80,11 +80,12 @@ class Desk:
 
 
 def bubbles(world: World) -> None:
-    """Support §5.2, R-2c: the orders by power and in listed order (an HQ or outpost whose
-    area would overlap another set up this round is refused, and so is that one, R-8.3a);
-    patrols whose group left Hold-Patrol are released; then sensor maintenance."""
+    """Support §5.2, R-2c: patrols whose group left Hold-Patrol are released; the orders by
+    power and in listed order (an HQ or outpost whose area would overlap another set up this
+    round is refused, and so is that one, R-8.3a); then sensor maintenance."""
     world.books.step = "support.5.2"
     cmd = Desk(world)
+    _release_patrols(cmd)
     _same_round_overlaps(cmd)
     orders = sorted(
         (o for kind in ORDERS for o in world.orders.get(kind, ())), key=lambda o: (o.power, o.index)
@@ -94,7 +95,6 @@ def bubbles(world: World) -> None:
             world.reject(order, OVERLAP)
         else:
             HANDLERS[order.type](cmd, order)
-    _release_patrols(cmd)
     maintain(cmd)
 
 

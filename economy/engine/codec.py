@@ -464,7 +464,7 @@ def _bubble(b: _Reader, ctx: _Context) -> Bubble:
         ctx.power(b, "power"),
         b.hex("hq"),
         b.int("radius", 0),  # R-8.3a: derived from the HQ officer's grade when it has one
-        tuple(Outpost(o.hex("hex"), o.int("radius")) for o in _items(b, "outposts")),
+        tuple(Outpost(o.hex("hex"), o.int("radius", 0)) for o in _items(b, "outposts")),
         tuple(_hex_list(b, "sensors")),
     )
 
