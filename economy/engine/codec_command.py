@@ -20,7 +20,7 @@ from .command_state import (
     SpecialInterest,
 )
 from .diplomats import flag_groups
-from .posts import derive_radii
+from .posts import derive_radii, posts
 from .state import Bubble, Outpost, State
 
 BANK_RESOURCES = ("gal", "tp")  # R-1.1
@@ -203,6 +203,22 @@ def derive(state: State, command: Command) -> None:
         derive_radii(b, officers)
     state.command = command
     flag_groups(state)
+
+
+def command_keys(state: State) -> list[str]:
+    """The command keys a state uses with other than their defaults (the database side of
+    issue 16 is a later step: tests/web/test_case_parity.py lists the cases that use them)."""
+    c = state.command
+    used = [k for k, v in (("officers", c.officers), ("diplomats", c.diplomats),
+                           ("missions", c.missions), ("special_interest", c.special_interest),
+                           ("command", c.special_interest_chance)) if v]  # fmt: skip
+    if any(c.store.get("pl") for c in state.fleet.craft):
+        used.append("craft[].passengers")
+    if any(
+        p.officer or p.patrols or (p.outpost and p.sensors) for b in state.bubbles for p in posts(b)
+    ):
+        used.append("bubbles[] posts")
+    return used
 
 
 # --- dump -------------------------------------------------------------------------------------

@@ -480,71 +480,71 @@ _officer = _command_id("officer")
 _bubble = _command_id("bubble")
 _diplomat = _command_id("diplomat")
 
-FIELDS.update(
-    {
-        "commission": {
-            "id": (_new_id, REQUIRED),
-            "rank": (_posint, REQUIRED),
-            "grade": (_grade, REQUIRED),
-            "name": (_text, OPTIONAL),
-        },
-        "promote": {
-            "officer": (_officer, REQUIRED),
-            "rank": (_posint, OPTIONAL),
-            "grade": (_grade, OPTIONAL),
-            "tp": (_bool, OPTIONAL),
-        },
-        "demote": {"officer": (_officer, REQUIRED), "rank": (_posint, REQUIRED)},
-        "dismiss": {"officer": (_officer, REQUIRED)},
-        "assign_officer": {
-            "officer": (_officer, REQUIRED),
-            "craft": (_finished, OPTIONAL),
-            "group": (_crew_group, OPTIONAL),
-        },
-        "bubble_hq": {
-            "id": (_new_id, REQUIRED),
-            "hex": (_hex, REQUIRED),
-            "officer": (_officer, REQUIRED),
-        },
-        "bubble_outpost": {
-            "bubble": (_bubble, REQUIRED),
-            "hex": (_hex, REQUIRED),
-            "officer": (_officer, REQUIRED),
-        },
-        "bubble_sensor": {
-            "bubble": (_bubble, REQUIRED),
-            "post": (_hex, REQUIRED),
-            "hex": (_hex, REQUIRED),
-        },
-        "post_officer": {
-            "bubble": (_bubble, REQUIRED),
-            "post": (_hex, REQUIRED),
-            "officer": (_officer, REQUIRED),
-        },
-        "patrol": {
-            "group": (_group, REQUIRED),
-            "bubble": (_bubble, REQUIRED),
-            "post": (_hex, REQUIRED),
-        },
-        "researchers": {"craft": (_finished, REQUIRED), "pl": (_posint, REQUIRED)},
-        "appoint_diplomat": {
-            "id": (_new_id, REQUIRED),
-            "craft": (_finished, REQUIRED),
-            "name": (_text, OPTIONAL),
-        },
-        "recall_diplomat": {"diplomat": (_diplomat, REQUIRED)},
-        "diplomatic_mission": {
-            "id": (_new_id, REQUIRED),
-            "diplomat": (_diplomat, REQUIRED),
-            "target": (_target, REQUIRED),
-            "kind": (_enum(*MISSION_KINDS), REQUIRED),
-            "system": (_system, OPTIONAL),
-            "gal": (_count, OPTIONAL),
-            "tp": (_count, OPTIONAL),
-            "pl": (_count, OPTIONAL),
-        },
-    }
-)
+#: Support §3.3, §4.4, §5: the engine's command orders (the web forms are a later step).
+COMMAND_FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
+    "commission": {
+        "id": (_new_id, REQUIRED),
+        "rank": (_posint, REQUIRED),
+        "grade": (_grade, REQUIRED),
+        "name": (_text, OPTIONAL),
+    },
+    "promote": {
+        "officer": (_officer, REQUIRED),
+        "rank": (_posint, OPTIONAL),
+        "grade": (_grade, OPTIONAL),
+        "tp": (_bool, OPTIONAL),
+    },
+    "demote": {"officer": (_officer, REQUIRED), "rank": (_posint, REQUIRED)},
+    "dismiss": {"officer": (_officer, REQUIRED)},
+    "assign_officer": {
+        "officer": (_officer, REQUIRED),
+        "craft": (_finished, OPTIONAL),
+        "group": (_crew_group, OPTIONAL),
+    },
+    "bubble_hq": {
+        "id": (_new_id, REQUIRED),
+        "hex": (_hex, REQUIRED),
+        "officer": (_officer, REQUIRED),
+    },
+    "bubble_outpost": {
+        "bubble": (_bubble, REQUIRED),
+        "hex": (_hex, REQUIRED),
+        "officer": (_officer, REQUIRED),
+    },
+    "bubble_sensor": {
+        "bubble": (_bubble, REQUIRED),
+        "post": (_hex, REQUIRED),
+        "hex": (_hex, REQUIRED),
+    },
+    "post_officer": {
+        "bubble": (_bubble, REQUIRED),
+        "post": (_hex, REQUIRED),
+        "officer": (_officer, REQUIRED),
+    },
+    "patrol": {
+        "group": (_group, REQUIRED),
+        "bubble": (_bubble, REQUIRED),
+        "post": (_hex, REQUIRED),
+    },
+    "researchers": {"craft": (_finished, REQUIRED), "pl": (_posint, REQUIRED)},
+    "appoint_diplomat": {
+        "id": (_new_id, REQUIRED),
+        "craft": (_finished, REQUIRED),
+        "name": (_text, OPTIONAL),
+    },
+    "recall_diplomat": {"diplomat": (_diplomat, REQUIRED)},
+    "diplomatic_mission": {
+        "id": (_new_id, REQUIRED),
+        "diplomat": (_diplomat, REQUIRED),
+        "target": (_target, REQUIRED),
+        "kind": (_enum(*MISSION_KINDS), REQUIRED),
+        "system": (_system, OPTIONAL),
+        "gal": (_count, OPTIONAL),
+        "tp": (_count, OPTIONAL),
+        "pl": (_count, OPTIONAL),
+    },
+}
+FIELDS.update(COMMAND_FIELDS)
 
 
 def _cross_checks(power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:
