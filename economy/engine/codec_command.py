@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .codec import CaseError, _Context, _hex_list, _items, _Reader
 from .command_state import (
     MAX_GRADE,
     MISSION_KINDS,
@@ -21,6 +20,7 @@ from .command_state import (
 )
 from .diplomats import flag_groups
 from .posts import derive_radii, posts
+from .reader import CaseError, _Context, _hex_list, _items, _Reader
 from .state import Bubble, Outpost, State
 
 BANK_RESOURCES = ("gal", "tp")

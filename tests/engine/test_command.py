@@ -33,8 +33,14 @@ def case(prefix: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("rank", "grade", "gal", "tp"),
     # Support §5.1.1's table: Gal \ TP for grades 1-5 of ranks 1, 2, 3 and 10
-    [(1, 1, 50, 50), (1, 5, 50, 250), (2, 3, 100, 200), (3, 4, 150, 300), (10, 1, 500, 500)]
-    + [(10, 5, 500, 700)],
+    [
+        (1, 1, 50, 50),
+        (1, 5, 50, 250),
+        (2, 3, 100, 200),
+        (3, 4, 150, 300),
+        (10, 1, 500, 500),
+        (10, 5, 500, 700),
+    ],
 )
 def test_costs_follow_the_seed_table(rank: int, grade: int, gal: int, tp: int) -> None:
     assert (gal_cost(rank), tp_cost(rank, grade)) == (gal, tp)
