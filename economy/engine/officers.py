@@ -375,6 +375,9 @@ def assign(staff: Staff, order: Order) -> None:
     if craft is not None and craft not in world.navy.craft:
         world.reject(order, f"craft: {craft} is not a finished craft this round")
         return
+    if group is not None and group not in world.groups:
+        world.reject(order, f"group: {group} is not a group this round")
+        return
     before = (officer.craft, officer.group)
     officer.craft, officer.group = craft, None
     problem = staff.group_problem(officer, group) if group else staff.problem(officer)

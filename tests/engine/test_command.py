@@ -206,3 +206,13 @@ def test_immunity_refuses_only_engaging_declarations_of_diplomat_groups() -> Non
     diplomats.immunity(world)
     assert [o.index for o in world.orders["declare_group"]] == [1, 2]
     assert [r.index for r in world.books.rejected] == [0]
+
+
+def test_an_officer_assigned_to_a_static_formed_this_round_is_refused() -> None:
+    raw = copy.deepcopy(case("413")["state"])
+    sheet = [
+        ("terra", 0, {"type": "form_group", "id": "st", "craft": ["f1"]}),
+        ("terra", 1, {"type": "assign_officer", "officer": "c", "group": "st"}),
+    ]
+    rejected = {r.index: r.error for r in resolve(parse_state(raw), sheet).rejected}
+    assert "group: st is not a group this round" in rejected[1]
