@@ -93,8 +93,7 @@ class Staff:
         if officer.group is not None:
             return self.group_problem(officer, officer.group)
         post = self.post_of.get(officer.id)
-        if post is not None:
-            derive_radii(post.bubble, self.officers)
+        if post is not None:  # radii already follow the grade (``_become``)
             return bubble_problem(post.bubble, self.officers, Chart(world.state.bubbles))
         return None
 
@@ -266,19 +265,21 @@ def promote(staff: Staff, order: Order) -> None:
     officer = staff.get(order)
     if officer is None:
         return
+    world = staff.world
     rank = order.get("rank", officer.rank)
-    if order.get("tp", True):
-        grade = order.get("grade", officer.grade)
-    else:
+    grade = order.get("grade", officer.grade)
+    if order.get("tp") is False:
+        if "grade" in order.fields:
+            world.reject(order, "grade: a promotion without TP sets no grade (it drops, §5.1.1)")
+            return
         grade = officer.grade - (rank - officer.rank)
         if grade < 1:
-            staff.world.reject(
-                order,
-                f"tp: rank {rank} without TP would leave {officer.id} below grade 1 (R-10.7)",
+            world.reject(
+                order, f"tp: rank {rank} without TP would leave {officer.id} below grade 1 (R-10.7)"
             )
             return
     if rank < officer.rank or grade > MAX_GRADE or (rank, grade) == (officer.rank, officer.grade):
-        staff.world.reject(
+        world.reject(
             order,
             f"rank: rank {rank}, grade {grade} is no promotion of {officer.id} (rank "
             f"{officer.rank}, grade {officer.grade}; grade at most {MAX_GRADE})",
@@ -286,26 +287,18 @@ def promote(staff: Staff, order: Order) -> None:
         return
     tp = tp_cost(rank, grade) - tp_cost(officer.rank, officer.grade)
     if tp < 0:
-        staff.world.reject(order, f"grade: a promotion refunds no TP ({tp}); demote instead")
+        world.reject(order, f"grade: a promotion refunds no TP ({tp}); demote instead")
         return
-    before = (officer.rank, officer.grade)
-    officer.rank, officer.grade = rank, grade
-    problem = staff.problem(officer)
-    if problem is None:
-        officer.rank, officer.grade = before
-        if _charge(staff, order, gal_cost(rank) - gal_cost(before[0]), tp, f"promote {officer.id}"):
-            officer.rank, officer.grade = rank, grade
-            staff.world.books.event(
-                "officer.promoted",
-                powers=(order.power,),
-                officer=officer.id,
-                rank=rank,
-                grade=grade,
-            )
-    else:
-        officer.rank, officer.grade = before
-        staff.world.reject(order, problem)
-    _settle(staff, officer)
+    problem = _trial(staff, officer, rank, grade)
+    if problem is not None:
+        world.reject(order, problem)
+    elif _charge(
+        staff, order, gal_cost(rank) - gal_cost(officer.rank), tp, f"promote {officer.id}"
+    ):
+        _become(staff, officer, rank, grade)
+        world.books.event(
+            "officer.promoted", powers=(order.power,), officer=officer.id, rank=rank, grade=grade
+        )
 
 
 def demote(staff: Staff, order: Order) -> None:
@@ -313,26 +306,24 @@ def demote(staff: Staff, order: Order) -> None:
     officer = staff.get(order)
     if officer is None:
         return
+    world = staff.world
     rank: int = order["rank"]
     if rank >= officer.rank:
-        staff.world.reject(order, f"rank: {officer.id} is rank {officer.rank}; demote below it")
+        world.reject(order, f"rank: {officer.id} is rank {officer.rank}; demote below it")
+        return
+    problem = _trial(staff, officer, rank, officer.grade)
+    if problem is not None:
+        world.reject(order, problem)
         return
     before = officer.rank
-    officer.rank = rank
-    problem = staff.problem(officer)
-    if problem is not None:
-        officer.rank = before
-        _settle(staff, officer)
-        staff.world.reject(order, problem)
-        return
+    _become(staff, officer, rank, officer.grade)
     rounds = penalty_rounds(officer.grade)
     if rounds:
-        penalty = Penalty(rank - before, staff.world.round + rounds)
-        officer.penalties = (*officer.penalties, penalty)
-    staff.world.books.record(
+        officer.penalties = (*officer.penalties, Penalty(rank - before, world.round + rounds))
+    world.books.record(
         order.power, officer.where, "rank", rank - before, f"{officer.id} demoted", RULE
     )
-    staff.world.books.event(
+    world.books.event(
         "officer.demoted",
         powers=(order.power,),
         officer=officer.id,
@@ -340,6 +331,23 @@ def demote(staff: Staff, order: Order) -> None:
         rolls=rank - before,
         rounds=rounds,
     )
+
+
+def _trial(staff: Staff, officer: Officer, rank: int, grade: int) -> str | None:
+    """What rank and grade would break where the officer serves; nothing is changed."""
+    before = (officer.rank, officer.grade)
+    _become(staff, officer, rank, grade)
+    problem = staff.problem(officer)
+    _become(staff, officer, *before)
+    return problem
+
+
+def _become(staff: Staff, officer: Officer, rank: int, grade: int) -> None:
+    """Set rank and grade; a post's radius follows the grade (R-8.3a)."""
+    officer.rank, officer.grade = rank, grade
+    post = staff.post_of.get(officer.id)
+    if post is not None:
+        derive_radii(post.bubble, staff.officers)
 
 
 def dismiss(staff: Staff, order: Order) -> None:
@@ -389,13 +397,6 @@ def assign(staff: Staff, order: Order) -> None:
     world.books.event(
         "officer.assigned", powers=(order.power,), officer=officer.id, craft=craft, group=group
     )
-
-
-def _settle(staff: Staff, officer: Officer) -> None:
-    """Radii follow the officer's grade as it stands (R-8.3a)."""
-    post = staff.post_of.get(officer.id)
-    if post is not None:
-        derive_radii(post.bubble, staff.officers)
 
 
 HANDLERS = {
