@@ -120,15 +120,22 @@ class Staff:
         return None
 
 
+def pay_officers(world: World) -> None:
+    """Support §5.1.2, R-5.9: within §4-§5 officers' pay comes right after Primary upkeep and
+    before the remaining player orders (research projects, diplomatic missions, the officer and
+    bubble orders), so this part of §5.1 runs after §4's Primaries."""
+    world.books.step = "support.5.1"
+    pay(Staff(world))
+
+
 def officers(world: World) -> None:
-    """Support §5.1, R-2c: officers' pay first (R-5.9), then the orders, by power and in listed
-    order; penalties that have run out are dropped."""
+    """Support §5.1, R-2c: the orders, by power and in listed order; penalties that have run
+    out are dropped first."""
     books = world.books
     books.step = "support.5.1"
     staff = Staff(world)
     for officer in staff.officers.values():
         officer.penalties = tuple(p for p in officer.penalties if p.until > world.round)
-    pay(staff)
     orders = sorted(
         (o for kind in ORDERS for o in world.orders.get(kind, ())), key=lambda o: (o.power, o.index)
     )

@@ -67,6 +67,7 @@ STEPS = (
     ("support.4.1.2", hub_setup.maintain),
     ("support.4.2", guild.guild),
     ("support.4 primaries", primaries.primaries),
+    ("support.5.1 pay", officers.pay_officers),  # right after Primary upkeep
     ("support.4.3.1", research.research),
     ("support.4.3.2", missions.research_missions),
     ("support.4.4", diplomats.diplomats),

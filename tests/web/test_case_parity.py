@@ -44,6 +44,7 @@ ENGINE_ONLY = {
     "412-r-8-4a-admin-outcome-applied-at-the-next-resolution",
     "413-r-8-2-officers-aboard-craft-and-in-command-of-groups",
     "414-r-8-command-order-entry-rejections",
+    "415-r-5-9-officers-paid-before-research-projects",
 }
 CASES = [p for p in ALL_CASES if p.stem not in ENGINE_ONLY]
 
