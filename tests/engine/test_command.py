@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import copy
 import json
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from economy.engine import diplomats
 from economy.engine.case import load_case, run_case
@@ -19,6 +22,7 @@ from economy.engine.officers import gal_cost, max_points, penalty_rounds, tp_cos
 from economy.engine.resolve import resolve, round_rng
 from economy.engine.state import Order
 from economy.engine.world import World
+from tests.engine.test_properties import holdings
 
 CASES = Path(__file__).resolve().parent.parent / "cases"
 COMMAND = sorted(CASES.glob("4*.json"))
@@ -216,3 +220,50 @@ def test_an_officer_assigned_to_a_static_formed_this_round_is_refused() -> None:
     ]
     rejected = {r.index: r.error for r in resolve(parse_state(raw), sheet).rejected}
     assert "group: st is not a group this round" in rejected[1]
+
+
+NOT_STOCKPILES = ("lr", "rank", "sensor")  # records that change no stockpile (docs/rules.md)
+
+
+@pytest.mark.parametrize("path", COMMAND, ids=[p.stem for p in COMMAND])
+def test_the_ledger_sums_to_each_powers_holdings(path: Path) -> None:
+    """R-0.4 over the command cases: passengers aboard, mission moves, pay and Ore paid."""
+    loaded = load_case(json.loads(path.read_text()))
+    result = run_case(loaded)
+    delta: dict[tuple[str, str], int] = defaultdict(int)
+    for key, n in holdings(result.state).items():
+        delta[key] += n
+    for key, n in holdings(loaded.state).items():
+        delta[key] -= n
+    booked: dict[tuple[str, str], int] = defaultdict(int)
+    for line in result.ledger:
+        if line.resource not in NOT_STOCKPILES:
+            booked[(line.power, line.resource)] += line.amount
+    keys = set(delta) | set(booked)
+    assert {k: delta[k] for k in keys if delta[k]} == {k: booked[k] for k in keys if booked[k]}
+
+
+@given(
+    gal=st.integers(0, 60),
+    ranks=st.lists(st.integers(1, 15), min_size=1, max_size=6),
+)
+@settings(max_examples=80, deadline=None)
+def test_unpaid_pay_fits_the_bank_one_rank_at_a_time(gal: int, ranks: list[int]) -> None:
+    """R-8.2a: after the pay the bank is never negative, exactly max(0, owed) ranks are lost,
+    and every officer still serving is paid its rank."""
+    raw = copy.deepcopy(case("415")["state"])
+    raw["powers"][0]["gal"] = gal
+    raw["officers"] = [
+        {"id": f"o{i}", "power": "terra", "rank": r, "grade": 1} for i, r in enumerate(ranks)
+    ]
+    result = resolve(parse_state(raw), [])
+    after = {o.id: o.rank for o in result.state.command.officers}
+    lost = sum(ranks) - sum(after.values())
+    assert lost == max(0, sum(ranks) - gal)
+    paid = -sum(x.amount for x in result.ledger if x.reason.startswith("pay of "))
+    assert paid == sum(after.values()) <= gal
+    # highest-paid first: no officer kept a rank above one that was demoted below its start
+    demoted = [r for i, r in enumerate(ranks) if after.get(f"o{i}", 0) < r]
+    if demoted:
+        floor = max(after.get(f"o{i}", 0) for i, r in enumerate(ranks) if after.get(f"o{i}", 0) < r)
+        assert all(rank <= floor + 1 for rank in after.values())
