@@ -129,6 +129,42 @@ WORDS: dict[str, str | Callable[[Data], str]] = {
     "transfer.failed": "Transfer {transfer} was not made: {why}",
     "design.studied": "Design {design_name} studied from {craft}: registered free",
 }
+# Support §4.3.2, §4.4, §5: command and intelligence (shown to their power only).
+WORDS.update(
+    {
+        "officer.commissioned": "Officer {officer} commissioned at rank {rank}, grade {grade}",
+        "officer.promoted": "Officer {officer} promoted to rank {rank}, grade {grade}",
+        "officer.demoted": (
+            "Officer {officer} demoted to rank {rank}: {rolls} to officer rolls for {rounds} rounds"
+        ),
+        "officer.unpaid": "Officer {officer} could not be paid: demoted to rank {rank}",
+        "officer.dismissed": "Officer {officer} dismissed",
+        "officer.reserve": "Officer {officer} leaves {left} for the reserve",
+        "officer.assigned": "Officer {officer} assigned (craft {craft!n}, group {group!n})",
+        "officer.posted": "Officer {officer} commands {hex} of bubble {bubble}",
+        "bubble.set_up": "Command bubble {bubble}: HQ set up at {hex}",
+        "bubble.outpost": "Command bubble {bubble}: outpost set up at {hex}",
+        "sensor.placed": "Command bubble {bubble}: sensor placed at {hex}",
+        "sensor.removed": "Command bubble {bubble}: sensor at {hex} removed ({why})",
+        "post.removed": "Command bubble {bubble}: the post at {hex} is given up",
+        "patrol.assigned": "{group} patrols from {hex}",
+        "patrol.released": "{group} no longer patrols from {hex}",
+        "research.mission": "{craft} researches at {hex}: {tp} TP (factor {factor})",
+        "special_interest.announced": (
+            "An Area of Special Interest is announced at {hex}, active in rounds {starts}–{ends}"
+        ),
+        "special_interest.ended": "The Area of Special Interest at {hex} has ended",
+        "diplomat.appointed": "Diplomat {diplomat} appointed aboard {craft}",
+        "diplomat.recalled": "Diplomat {diplomat} recalled",
+        "mission.declared": "Mission {mission} ({mission_kind}) declared against {target}",
+        "mission.resolved": (
+            "Mission {mission} ({mission_kind}) of {sender} against {target}: {outcome}"
+        ),
+        "mission.revealed": "Mission {mission} reveals: {facts!j}",
+        "mission.moved": "Mission {mission}: {amount} {resource} moved",
+        "mission.loyalty": "Mission {mission}: {system} loyalty {before} → {after}",
+    }
+)
 
 #: data key -> which names an id in it is looked up in.
 ROLES: dict[str, str] = {
@@ -140,6 +176,7 @@ ROLES: dict[str, str] = {
     "receiver": "powers",
     "owner": "powers",
     "borrower": "powers",
+    "target": "powers",
     "acting": "powers",
     "hub": "hubs",
     "group": "groups",

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from .codec_command import dump_bubble, dump_command, parse_command
 from .designs import npv_problem
 from .navy import Navy
 from .pacts import Battle, BattleCraft, Loan, Transfer
+
+# The readers live in ``reader`` (shared with ``codec_command``); the public names stay
+# importable from here.
+from .reader import CaseError as CaseError
+from .reader import _Context, _hex_list, _items, _Reader, _stock
+from .reader import is_hex as is_hex
+from .reader import parse_decimal as parse_decimal
 from .rules import derived_type
 from .state import (
     CAPACITIES,
@@ -49,178 +57,6 @@ from .state import (
 )
 
 
-class CaseError(ValueError):
-    """A malformed case: ``path`` names the offending field (contracts §1, exit 2)."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
-        self.path = path
-
-
-_MISSING = object()
-
-
-def is_hex(value: object) -> bool:
-    """R-0.5: four digits ``XXYY``, both parts 1-based."""
-    return (
-        isinstance(value, str)
-        and len(value) == 4
-        and value.isdigit()
-        and value[:2] != "00"
-        and value[2:] != "00"
-    )
-
-
-def parse_decimal(value: object) -> Decimal | None:
-    """Contracts §1: decimals are strings with at most 4 places; ``None`` if not one."""
-    if not isinstance(value, str):
-        return None
-    try:
-        d = Decimal(value)
-    except InvalidOperation:
-        return None
-    if not d.is_finite():
-        return None
-    exponent = d.as_tuple().exponent
-    if isinstance(exponent, int) and exponent < -4:
-        return None
-    return d
-
-
-class _Reader:
-    """Typed access to one JSON object, raising ``CaseError`` with the full path."""
-
-    def __init__(self, obj: object, path: str) -> None:
-        if not isinstance(obj, dict):
-            raise CaseError(path, "expected object")
-        self.obj: dict[str, Any] = obj
-        self.path = path
-
-    def at(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
-
-    def raw(self, key: str, default: object = _MISSING) -> Any:
-        if key not in self.obj:
-            if default is _MISSING:
-                raise CaseError(self.at(key), "missing required key")
-            return default
-        return self.obj[key]
-
-    def opt_int(self, key: str) -> int | None:
-        return None if self.raw(key, None) is None else self.int(key)
-
-    def int(self, key: str, default: object = _MISSING, *, minimum: int | None = 0) -> int:
-        v = self.raw(key, default)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise CaseError(self.at(key), f"expected integer, got {v!r}")
-        if minimum is not None and v < minimum:
-            raise CaseError(self.at(key), f"expected integer >= {minimum}, got {v}")
-        return v
-
-    def text(self, key: str, default: object = _MISSING) -> str:
-        v = self.raw(key, default)
-        if not isinstance(v, str) or not v:
-            raise CaseError(self.at(key), f"expected non-empty string, got {v!r}")
-        return v
-
-    def opt_str(self, key: str) -> str | None:
-        v = self.raw(key, None)
-        if v is None:
-            return None
-        if not isinstance(v, str) or not v:
-            raise CaseError(self.at(key), f"expected string or null, got {v!r}")
-        return v
-
-    def bool(self, key: str, default: object = _MISSING) -> bool:
-        v = self.raw(key, default)
-        if not isinstance(v, bool):
-            raise CaseError(self.at(key), f"expected boolean, got {v!r}")
-        return v
-
-    def hex(self, key: str, default: object = _MISSING) -> str:
-        v = self.raw(key, default)
-        if not is_hex(v):
-            raise CaseError(self.at(key), f"expected hex XXYY, got {v!r}")
-        return str(v)
-
-    def choice(self, key: str, options: tuple[str, ...], default: object = _MISSING) -> str:
-        v = self.raw(key, default)
-        if v not in options:
-            raise CaseError(self.at(key), f"expected one of {', '.join(options)}, got {v!r}")
-        return str(v)
-
-    def list(self, key: str) -> list[Any]:
-        v = self.raw(key, [])
-        if v is None:
-            return []
-        if not isinstance(v, list):
-            raise CaseError(self.at(key), "expected list")
-        return v
-
-    def sub(self, key: str, default: object = _MISSING) -> _Reader:
-        return _Reader(self.raw(key, default), self.at(key))
-
-    def decimal(self, key: str) -> Decimal:
-        v = self.raw(key)
-        d = parse_decimal(v)
-        if d is None:
-            raise CaseError(self.at(key), f"expected decimal string (<= 4 places), got {v!r}")
-        return d
-
-
-def _items(r: _Reader, key: str) -> list[_Reader]:
-    return [_Reader(item, f"{r.at(key)}[{i}]") for i, item in enumerate(r.list(key))]
-
-
-def _stock(r: _Reader, key: str, resources: tuple[str, ...]) -> dict[str, int]:
-    sub = r.sub(key, {})
-    return {res: sub.int(res, 0) for res in resources}
-
-
-class _Context:
-    """What the per-object parsers share: the ids seen so far (unique across the case) and the
-    powers, hubs and systems that later objects may refer to."""
-
-    def __init__(self) -> None:
-        self.seen: dict[str, str] = {}
-        self.powers: set[str] = set()
-        self.hubs: set[str] = set()
-        self.systems: set[str] = set()
-
-    def new_id(self, item: _Reader) -> str:
-        ident = item.text("id")
-        if ident in self.seen:
-            raise CaseError(item.at("id"), f"duplicate id {ident!r} (also {self.seen[ident]})")
-        self.seen[ident] = item.path
-        return ident
-
-    def power(self, item: _Reader, key: str) -> str:
-        value = item.text(key)
-        if value not in self.powers:
-            raise CaseError(item.at(key), f"unknown power {value!r}")
-        return value
-
-    def power_or_none(self, item: _Reader, key: str) -> str | None:
-        return self.power(item, key) if item.raw(key, None) is not None else None
-
-    def power_list(self, item: _Reader, key: str) -> list[str]:
-        out = []
-        for i, who in enumerate(item.list(key)):
-            if who not in self.powers:
-                raise CaseError(f"{item.at(key)}[{i}]", f"unknown power {who!r}")
-            out.append(who)
-        return out
-
-
-def _hex_list(r: _Reader, key: str) -> list[str]:
-    out = []
-    for i, hx in enumerate(r.list(key)):
-        if not is_hex(hx):
-            raise CaseError(f"{r.at(key)}[{i}]", f"expected hex XXYY, got {hx!r}")
-        out.append(hx)
-    return out
-
-
 def parse_state(obj: object, path: str = "state") -> State:
     """Parse a contract state; raises ``CaseError`` naming the first bad path. One small
     parser per object; each sees the powers, hubs and systems parsed before it."""
@@ -255,6 +91,7 @@ def parse_state(obj: object, path: str = "state") -> State:
         _fleet(r, ctx, groups, statics),
     )
     Navy(state, {g.id: g for g in groups}, {s.id: s for s in statics}).refresh_all()  # R-10.7
+    state.command = parse_command(r, ctx, state)  # Support §4.3.2, §4.4, §5
     return state
 
 
@@ -456,8 +293,8 @@ def _bubble(b: _Reader, ctx: _Context) -> Bubble:
         ctx.new_id(b),
         ctx.power(b, "power"),
         b.hex("hq"),
-        b.int("radius"),
-        tuple(Outpost(o.hex("hex"), o.int("radius")) for o in _items(b, "outposts")),
+        b.int("radius", 0),  # R-8.3a: derived from the HQ officer's grade when it has one
+        tuple(Outpost(o.hex("hex"), o.int("radius", 0)) for o in _items(b, "outposts")),
         tuple(_hex_list(b, "sensors")),
     )
 
@@ -1045,7 +882,8 @@ def dump_craft(c: Craft) -> dict[str, Any]:
         "fatigue": c.fatigue,
         "destroyed": dict(sorted(c.destroyed.items())),
         "disabled": dict(sorted(c.disabled.items())),
-        "consumables": {k: n for k, n in sorted(c.store.items()) if k != "cf" and n},
+        "consumables": {k: n for k, n in sorted(c.store.items()) if k not in ("cf", "pl") and n},
+        "passengers": c.store.get("pl", 0),  # researchers and staff aboard (Support §3.3)
         "workshop": {k: n for k, n in sorted(c.workshop.store.items()) if n},
         "captured": c.captured,
         "gantry": c.gantry,
@@ -1218,20 +1056,11 @@ def dump_state(state: State) -> dict[str, Any]:
             }
             for s in state.shipments
         ],
-        "bubbles": [
-            {
-                "id": b.id,
-                "power": b.power,
-                "hq": b.hq,
-                "radius": b.radius,
-                "outposts": [{"hex": o.hex, "radius": o.radius} for o in b.outposts],
-                "sensors": list(b.sensors),
-            }
-            for b in state.bubbles
-        ],
+        "bubbles": [dump_bubble(b) for b in state.bubbles],
         "agreements": [dump_agreement(a) for a in state.agreements],
         "un": {"motions": [dump_motion(m) for m in state.motions]},
         **dump_fleet(state.fleet),
+        **dump_command(state.command),
     }
 
 

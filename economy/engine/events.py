@@ -175,6 +175,46 @@ TEXTS: dict[str, str | Callable[[Data], str]] = {
 }
 
 
+# Support §4.3.2, §4.4, §5: command and intelligence.
+TEXTS.update(
+    {
+        "officer.commissioned": "{officer} commissioned: rank {rank}, grade {grade}",
+        "officer.promoted": "{officer} promoted: rank {rank}, grade {grade}",
+        "officer.demoted": (
+            "{officer} demoted to rank {rank}: {rolls} to officer rolls for {rounds} rounds"
+        ),
+        "officer.unpaid": "{officer} unpaid: demoted to rank {rank} (R-8.2a)",
+        "officer.dismissed": "{officer} dismissed",
+        "officer.reserve": "{officer} leaves {left} for the reserve",
+        "officer.assigned": "{officer} assigned: craft {craft!n}, group {group!n}",
+        "officer.posted": "{officer} commands {hex} of bubble {bubble}",
+        "bubble.set_up": "bubble {bubble}: HQ at {hex}",
+        "bubble.outpost": "bubble {bubble}: outpost at {hex}",
+        "sensor.placed": "bubble {bubble}: sensor at {hex}",
+        "sensor.removed": "bubble {bubble}: sensor at {hex} removed ({why})",
+        "post.removed": "bubble {bubble}: post at {hex} removed",
+        "patrol.assigned": "{group} patrols from {hex}",
+        "patrol.released": "{group} no longer patrols from {hex}",
+        "research.mission": (
+            "{craft} at {hex}: {capacity}/10 x {researchers}/25 x {factor} = {tp} TP (R-8.1)"
+        ),
+        "special_interest.announced": (
+            "Area of Special Interest announced at {hex}: active rounds {starts}-{ends}"
+        ),
+        "special_interest.ended": "Area of Special Interest at {hex} ended in round {round}",
+        "diplomat.appointed": "diplomat {diplomat} appointed aboard {craft}",
+        "diplomat.recalled": "diplomat {diplomat} recalled",
+        "mission.declared": "mission {mission} ({mission_kind}) declared against {target}",
+        "mission.resolved": (
+            "mission {mission} ({mission_kind}) of {sender} against {target}: {outcome}"
+        ),
+        "mission.revealed": "mission {mission} reveals: {facts!j}",
+        "mission.moved": "mission {mission}: {amount} of {wanted} {resource} moved",
+        "mission.loyalty": "mission {mission}: {system} loyalty {before} -> {after}",
+    }
+)
+
+
 def fill(template: str | Callable[[Data], str], data: Data) -> str:
     """A template (or a function) of an event's data, in words."""
     return template(data) if callable(template) else FORMAT.vformat(template, (), data)

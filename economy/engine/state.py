@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from .command_state import Command
 from .pacts import Battle, Loan, Transfer
 
 RESOURCES_AT_PLACE = ("ore", "bio", "pl")  # R-1.2: resources with a location
@@ -285,13 +286,22 @@ class Shipment:
 
 @dataclass(slots=True)
 class Outpost:
+    """Support §5.2.1: an outpost, with its officer, its own sensors and its patrols (R-8.3a)."""
+
     hex: str
     radius: int
+    officer: str | None = None
+    sensors: tuple[str, ...] = ()
+    patrols: tuple[str, ...] = ()  # group ids on Hold-Patrol here (Support §5.2.4)
+
+    def copy(self) -> Outpost:
+        return Outpost(self.hex, self.radius, self.officer, self.sensors, self.patrols)
 
 
 @dataclass(slots=True)
 class Bubble:
-    """Support §5.2: carried through; covers every hex within radius of the HQ or an outpost."""
+    """Support §5.2: covers every hex within radius of the HQ or an outpost. ``sensors`` and
+    ``patrols`` are the HQ's; with an ``officer`` the radius is its grade (R-8.3a)."""
 
     id: str
     power: str
@@ -299,6 +309,20 @@ class Bubble:
     radius: int
     outposts: tuple[Outpost, ...] = ()
     sensors: tuple[str, ...] = ()
+    officer: str | None = None
+    patrols: tuple[str, ...] = ()
+
+    def copy(self) -> Bubble:
+        return Bubble(
+            self.id,
+            self.power,
+            self.hq,
+            self.radius,
+            tuple(o.copy() for o in self.outposts),
+            self.sensors,
+            self.officer,
+            self.patrols,
+        )
 
 
 @dataclass(slots=True)
@@ -622,6 +646,7 @@ class State:
     motions: list[Motion] = field(default_factory=list)  # R-6.4: the ``un`` key
     map_size: tuple[int, int] | None = None  # contracts §1 ``map.size``: (cols, rows)
     fleet: Fleet = field(default_factory=lambda: Fleet())  # R-10: designs, craft, builds
+    command: Command = field(default_factory=lambda: Command())  # Support §4.3.2, §4.4, §5
 
     def copy(self) -> State:
         """A deep copy of everything mutable (immutable parts are shared)."""
@@ -637,11 +662,12 @@ class State:
             [i.copy() for i in self.invasions],
             self.market.copy(),
             [s.copy() for s in self.shipments],
-            list(self.bubbles),
+            [b.copy() for b in self.bubbles],
             [a.copy() for a in self.agreements],
             [m.copy() for m in self.motions],
             self.map_size,
             self.fleet.copy(),
+            self.command.copy(),
         )
 
 

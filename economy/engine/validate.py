@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .codec import CaseError, is_hex, parse_design_systems
+from .command_state import MAX_GRADE, MISSION_KINDS
 from .designs import npv_problem
 from .hexgrid import on_map
 from .rules import hex_of, map_bounds
@@ -42,6 +43,7 @@ class Catalog:
     ids: set[str]
     bounds: tuple[int, int] | None = None  # contracts §1 ``map.size`` (cols, rows)
     fleet: FleetCatalog = field(default_factory=lambda: FleetCatalog())  # R-10
+    command: dict[str, dict[str, str]] = field(default_factory=dict)  # kind -> id -> power
 
     @classmethod
     def of(cls, state: State, sheets: Iterable[tuple[str, int, Any]] = ()) -> Catalog:
@@ -55,6 +57,7 @@ class Catalog:
             state_ids(state),
             map_bounds(state.map_size, state.hexes),
             FleetCatalog.of(state, sheets),
+            command_owners(state),
         )
         _after_pacts(cat, state.fleet)
         return cat
@@ -70,10 +73,30 @@ def state_ids(state: State) -> set[str]:
     ids.update(m.id for m in state.motions)
     for fleet_objs in (state.fleet.designs, state.fleet.craft, state.fleet.builds):
         ids.update(o.id for o in fleet_objs)
+    c = state.command
+    for command_objs in (c.officers, c.diplomats, c.missions):
+        ids.update(o.id for o in command_objs)
     return ids
 
 
-PROMISES = {"register_design": "design", "build": "craft", "form_group": "carrier"}
+def command_owners(state: State) -> dict[str, dict[str, str]]:
+    """Support §4.4, §5: who owns each officer, bubble and diplomat."""
+    c = state.command
+    return {
+        "officer": {o.id: o.power for o in c.officers},
+        "bubble": {b.id: b.power for b in state.bubbles},
+        "diplomat": {d.id: d.power for d in c.diplomats},
+    }
+
+
+PROMISES = {
+    "register_design": "design",
+    "build": "craft",
+    "form_group": "carrier",
+    "commission": "officer",  # Support §5: commissioned in §5.1, posted in §5.2
+    "bubble_hq": "bubble",
+    "appoint_diplomat": "diplomat",  # Support §4.4: appointed, then given a mission
+}
 
 
 @dataclass(slots=True)
@@ -532,6 +555,96 @@ def _pact_checks(cat: Catalog, power: str, kind: str, o: dict[str, Any]) -> Iter
         )
     elif kind == "study_design" and o["craft"] in cat.fleet.captured:
         yield f"craft: {o['craft']} was captured: captured craft can never be studied"
+
+
+# --- command and intelligence (Support §3.3, §4.4, §5; docs/rules.md) -------------------------
+
+
+def _command_id(kind: str) -> Check:
+    return _fleet_id(kind, lambda cat: cat.command.get(kind, {}), promise=kind)
+
+
+def _grade(_: Catalog, __: str, v: Any) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_GRADE:
+        return f"expected an integer 1..{MAX_GRADE} (Support §5.1.3), got {v!r}"
+    return None
+
+
+def _target(cat: Catalog, power: str, v: Any) -> str | None:
+    if not isinstance(v, str) or v not in cat.powers:
+        return f"unknown power {v!r}"
+    return "a diplomat's mission targets another power" if v == power else None
+
+
+_officer = _command_id("officer")
+_bubble = _command_id("bubble")
+_diplomat = _command_id("diplomat")
+
+#: Support §3.3, §4.4, §5: the engine's command orders (the web forms are a later step).
+COMMAND_FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
+    "commission": {
+        "id": (_new_id, REQUIRED),
+        "rank": (_posint, REQUIRED),
+        "grade": (_grade, REQUIRED),
+        "name": (_text, OPTIONAL),
+    },
+    "promote": {
+        "officer": (_officer, REQUIRED),
+        "rank": (_posint, OPTIONAL),
+        "grade": (_grade, OPTIONAL),
+        "tp": (_bool, OPTIONAL),
+    },
+    "demote": {"officer": (_officer, REQUIRED), "rank": (_posint, REQUIRED)},
+    "dismiss": {"officer": (_officer, REQUIRED)},
+    "assign_officer": {
+        "officer": (_officer, REQUIRED),
+        "craft": (_finished, OPTIONAL),
+        "group": (_crew_group, OPTIONAL),
+    },
+    "bubble_hq": {
+        "id": (_new_id, REQUIRED),
+        "hex": (_hex, REQUIRED),
+        "officer": (_officer, REQUIRED),
+    },
+    "bubble_outpost": {
+        "bubble": (_bubble, REQUIRED),
+        "hex": (_hex, REQUIRED),
+        "officer": (_officer, REQUIRED),
+    },
+    "bubble_sensor": {
+        "bubble": (_bubble, REQUIRED),
+        "post": (_hex, REQUIRED),
+        "hex": (_hex, REQUIRED),
+    },
+    "post_officer": {
+        "bubble": (_bubble, REQUIRED),
+        "post": (_hex, REQUIRED),
+        "officer": (_officer, REQUIRED),
+    },
+    "patrol": {
+        "group": (_group, REQUIRED),
+        "bubble": (_bubble, REQUIRED),
+        "post": (_hex, REQUIRED),
+    },
+    "researchers": {"craft": (_finished, REQUIRED), "pl": (_posint, REQUIRED)},
+    "appoint_diplomat": {
+        "id": (_new_id, REQUIRED),
+        "craft": (_finished, REQUIRED),
+        "name": (_text, OPTIONAL),
+    },
+    "recall_diplomat": {"diplomat": (_diplomat, REQUIRED)},
+    "diplomatic_mission": {
+        "id": (_new_id, REQUIRED),
+        "diplomat": (_diplomat, REQUIRED),
+        "target": (_target, REQUIRED),
+        "kind": (_enum(*MISSION_KINDS), REQUIRED),
+        "system": (_system, OPTIONAL),
+        "gal": (_count, OPTIONAL),
+        "tp": (_count, OPTIONAL),
+        "pl": (_count, OPTIONAL),
+    },
+}
+FIELDS.update(COMMAND_FIELDS)
 
 
 def _cross_checks(power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:

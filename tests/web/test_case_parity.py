@@ -14,21 +14,22 @@ from campaigns.cases import campaign_from_case, submit_all
 from economy import services
 from economy.engine.case import dump_result, load_case, run_case
 from economy.engine.codec import dump_state, parse_state
-from economy.engine.validate import FIELDS
+from economy.engine.codec_command import command_keys
+from economy.engine.validate import COMMAND_FIELDS, FIELDS
 from economy.models import LedgerLine, Round, RoundRecord
 from economy.orderforms import ORDER_TYPES
 from economy.snapshot import export_state
 from powers.models import WorkKind
 
-CASES = sorted((Path(__file__).resolve().parents[1] / "cases").glob("*.json"))
+ALL_CASES = sorted((Path(__file__).resolve().parents[1] / "cases").glob("*.json"))
 pytestmark = pytest.mark.django_db
 
 #: Cases the database cannot hold yet: issue 15's engine half (battle records, loans,
 #: transfers, repair/rebuild/refit work, restock, design study) came before its Django side, so
 #: there is no model, snapshot mapping or order form for them. They are resolved by the engine
 #: alone (tests/engine/test_cases.py, ``adjudicate --check``). The Django side of issue 15 empties
-#: this set; ``test_engine_only_cases_are_exactly_the_unsupported_ones`` keeps it exact.
-ENGINE_ONLY = frozenset(
+#: this set; ``test_fleet2_only_cases_are_exactly_the_unsupported_ones`` keeps it exact.
+FLEET2_ONLY = frozenset(
     {
         "300-r-10-2-repair-seed-example-beam-costs-three-ore",
         "301-r-10-2-repair-carried-over-fatigue-once-on-completion",
@@ -67,15 +68,62 @@ def unsupported(case: dict[str, Any]) -> set[str]:
         f"order {o.get('type')}"
         for sheet in (case.get("orders") or {}).values()
         for o in sheet
-        if o.get("type") in FIELDS and o.get("type") not in ORDER_TYPES
+        if o.get("type") in FIELDS
+        and o.get("type") not in ORDER_TYPES
+        and o.get("type") not in COMMAND_FIELDS
     }
     return out
 
 
-def test_engine_only_cases_are_exactly_the_unsupported_ones() -> None:
+def test_fleet2_only_cases_are_exactly_the_unsupported_ones() -> None:
     """The cases left out below are exactly those using what the database cannot hold."""
-    found = {p.stem: unsupported(json.loads(p.read_text())) for p in CASES}
-    assert {stem for stem, what in found.items() if what} == ENGINE_ONLY, found
+    found = {p.stem: unsupported(json.loads(p.read_text())) for p in ALL_CASES}
+    assert {stem for stem, what in found.items() if what} == FLEET2_ONLY, found
+
+
+#: Cases the database cannot hold yet: their state or orders use issue 16's command and
+#: intelligence (officers, bubble posts with officers, sensors and patrols, diplomats and their
+#: missions, researchers aboard craft, Areas of Special Interest), built in the pure engine only;
+#: the models, snapshot and forms are a later step. Listed by name, and checked below to be
+#: exactly the cases that use those keys or orders, so none is left out silently: when the
+#: database side lands, this set empties and every case runs here again.
+COMMAND_ONLY = {
+    "400-r-8-2-officer-costs-promotion-demotion",
+    "401-r-8-2a-unpaid-officers-demoted-highest-paid-first",
+    "402-r-8-2-chain-of-command-refusals",
+    "403-r-8-3-bubble-set-up-costs-and-sensor-limit",
+    "404-r-8-3a-bubbles-never-overlap",
+    "405-r-8-3-sensor-maintenance-in-ore",
+    "406-r-8-3-patrols-within-the-officers-rank",
+    "407-r-8-1-research-missions-by-hex-type",
+    "408-r-8-1a-area-of-special-interest-announced",
+    "409-r-8-1a-area-of-special-interest-active-factor-5",
+    "410-r-8-1a-area-of-special-interest-ends-and-a-new-one-is-drawn",
+    "411-r-8-4-diplomat-quota-immunity-and-costs",
+    "412-r-8-4a-admin-outcome-applied-at-the-next-resolution",
+    "413-r-8-2-officers-aboard-craft-and-in-command-of-groups",
+    "414-r-8-command-order-entry-rejections",
+    "415-r-5-9-officers-paid-before-research-projects",
+}
+ENGINE_ONLY = FLEET2_ONLY | COMMAND_ONLY
+CASES = [p for p in ALL_CASES if p.stem not in ENGINE_ONLY]
+
+
+def command_use(case: dict[str, Any]) -> list[str]:
+    """The command keys and order types a case uses (``codec_command.command_keys``)."""
+    state = parse_state(case["state"])
+    orders = {
+        o.get("type")
+        for sheet in (case.get("orders") or {}).values()
+        for o in sheet
+        if o.get("type") in COMMAND_FIELDS
+    }
+    return command_keys(state) + sorted(orders)
+
+
+def test_engine_only_cases_are_exactly_those_using_command_keys() -> None:
+    using = {p.stem for p in ALL_CASES if command_use(json.loads(p.read_text()))}
+    assert using == COMMAND_ONLY
 
 
 def canonical(state: dict[str, Any]) -> dict[str, Any]:
