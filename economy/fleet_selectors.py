@@ -325,7 +325,9 @@ def _work(fleet: PowerFleet) -> list[WorkRow]:
                 shown(fleet.power, b.id),
                 b.kind,
                 navy.designs[b.design].name if b.design in navy.designs else b.design,
-                f"inside {names[0]}" if b.inside or b.kind == "unbuild" else f"at {b.hex}",
+                f"inside {names[0]}"
+                if b.inside or b.kind == "unbuild"
+                else f"at {b.hex or names[0]}",
                 ", ".join(names),
                 b.cost,
                 b.worked if b.kind == "unbuild" else b.paid,
@@ -478,6 +480,11 @@ def fleet_choices(power: Power) -> dict[str, list[tuple[str, str]]]:
     return {
         "designs": designs,
         "builders": [(c.id, craft_label(c)) for c in fleet.builders()],
+        "repairers": [
+            (c.id, craft_label(c))
+            for c in craft
+            if c.orbit is None and (navy.capacity(c, "repair") or navy.capacity(c, "construction"))
+        ],
         "work": [
             (
                 b.id,
