@@ -25,7 +25,7 @@ from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
-from economy.engine.validate import PROMISES, Catalog, FleetCatalog, check_order
+from economy.engine.validate import PROMISES, Catalog, FleetCatalog, after_pacts, check_order
 from economy.models import (
     LedgerLine,
     Order,
@@ -37,6 +37,7 @@ from economy.models import (
 )
 from economy.rounds import audit, audit_power, lock_open_round
 from economy.snapshot import export_state, load_state, save_state, write_state
+from economy.snapshot.fleet2 import pact_fleet
 from ftcamp.celery import app as celery_app
 from ftcamp.errors import Missing, Refused
 from notices import announce
@@ -51,6 +52,7 @@ from powers.models import (
     Power,
     StarSystem,
     Static,
+    WorkKind,
 )
 from trade import services as trade_services
 from trade.models import Agreement, Motion, RateHistory, Shipment, TradeHub
@@ -125,8 +127,10 @@ def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
 
 def entry_catalog(campaign: Campaign) -> Catalog:
     """Who owns what, for the engine's entry rules: the facts ``Catalog.of`` reads from the
-    state, in one query of keys and owners (and the map's bounds). Its ids are every key of the
-    campaign (a superset of the state's, so entry is never laxer than resolution)."""
+    state, in one query of keys and owners (and the map's bounds), and what battle records,
+    loans, transfers and captures change of it (``economy.snapshot.fleet2.pact_fleet``). Its
+    ids are every key of the campaign (a superset of the state's, so entry is never laxer than
+    resolution)."""
     owned: dict[str, dict[str, Any]] = {
         k: {} for k in ("group", "static", "hub", "system", *FLEET_KINDS)
     }
@@ -141,7 +145,7 @@ def entry_catalog(campaign: Campaign) -> Catalog:
                 powers.add(key)
             elif kind in owned:
                 owned[kind][key] = owner
-    return Catalog(
+    catalog = Catalog(
         powers,
         owned["group"],
         owned["static"],
@@ -152,14 +156,16 @@ def entry_catalog(campaign: Campaign) -> Catalog:
         FleetCatalog(
             owned["design"],
             owned["craft"],
-            {**owned["build"], **owned["unbuild"]},
+            {k: v for kind in WorkKind.values for k, v in owned[kind].items()},
             set(owned["consumable"]),
             {key: ("craft", owner) for key, owner in owned["build"].items()},
         ),
     )
+    after_pacts(catalog, pact_fleet(campaign.pk))  # R-10.5, R-10.6: who owns what now
+    return catalog
 
 
-FLEET_KINDS = ("design", "craft", "build", "unbuild", "consumable")  # R-10: in _catalog_sql
+FLEET_KINDS = ("design", "craft", *WorkKind.values, "consumable")  # R-10: in _catalog_sql
 
 
 @cache

@@ -10,9 +10,20 @@ from typing import Any
 
 from economy.engine.pacts import Battle, Loan, Transfer
 from economy.engine.pacts import BattleCraft as BattleCraftState
+from economy.engine.state import Craft as CraftState
+from economy.engine.state import Design as DesignState
 from economy.engine.state import Fleet
 from powers.db import hex_code
-from powers.models import BattleCraft, BattleParty, BattleRecord, Campaign, PactStatus
+from powers.models import (
+    BattleCraft,
+    BattleParty,
+    BattleRecord,
+    Campaign,
+    Craft,
+    Design,
+    PactStatus,
+    Power,
+)
 from powers.models import Loan as LoanRow
 from powers.models import Transfer as TransferRow
 
@@ -183,3 +194,28 @@ def _save_battles(campaign: Campaign, fleet: Fleet, pid: dict[str, int], round_n
         for row, b in zip(rows, new, strict=True)
         for i, e in enumerate(b.craft)
     )
+
+
+def pact_fleet(cid: int) -> Fleet:
+    """What the entry rules need to know of the pacts and captured craft
+    (``validate.after_pacts``): the pacts, and each craft's design mobility, carrier, orbit and
+    captured flag (8 queries)."""
+    power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
+    battles, loans, transfers = load_pacts(cid, power_key)
+    designs = [
+        DesignState(key, power_key[power], "", "", mobility, 0, 0, 0, ())
+        for key, power, mobility in Design.objects.filter(campaign_id=cid).values_list(
+            "key", "power_id", "mobility"
+        )
+    ]
+    craft = [
+        CraftState(
+            key, power_key[power], design, group, static, orbit, {"cf": 0}, 0, {}, {}, captured
+        )
+        for key, power, design, group, static, orbit, captured in Craft.objects.filter(
+            campaign_id=cid
+        ).values_list(
+            "key", "power_id", "design__key", "group__key", "static__key", "orbit__key", "captured"
+        )
+    ]
+    return Fleet(designs, craft, battles=battles, loans=loans, transfers=transfers)
