@@ -42,6 +42,7 @@ from ftcamp.celery import app as celery_app
 from ftcamp.errors import Missing, Refused
 from notices import announce
 from powers.models import (
+    BattleRecord,
     Build,
     Campaign,
     CommandBubble,
@@ -388,7 +389,7 @@ def submit_sheet(*, power: Power, actor: str, round_number: int | None = None) -
     audit_power(power, rnd, actor, "sheet_submitted")
     waiting = _powers_not_submitted(rnd)
     if not waiting:
-        if not rnd.paused:
+        if not rnd.paused and not _records_awaiting(rnd.campaign_id):
             enqueue_resolution(rnd.pk)
     elif len(waiting) == 1:
         transaction.on_commit(lambda: notifications.last_to_submit(rnd.pk, waiting[0]))
@@ -405,6 +406,21 @@ def withdraw_sheet(*, power: Power, actor: str, round_number: int | None = None)
     sheet.save(update_fields=["status", "submitted_at", "updated_at"])
     audit_power(power, rnd, actor, "sheet_withdrawn")
     return sheet
+
+
+def _records_awaiting(campaign_id: int) -> bool:
+    """R-10.6: a battle record awaits confirmation: the round does not resolve early."""
+    return BattleRecord.objects.filter(
+        campaign_id=campaign_id, status=BattleRecord.Status.PROPOSED
+    ).exists()
+
+
+def round_is_complete(rnd: Round) -> bool:
+    """Every power has submitted and no battle record awaits confirmation (R-10.6): the round
+    may resolve before its deadline (unless paused)."""
+    return (
+        not rnd.paused and not _powers_not_submitted(rnd) and not _records_awaiting(rnd.campaign_id)
+    )
 
 
 def _powers_not_submitted(rnd: Round) -> list[int]:
@@ -442,7 +458,9 @@ ADVISORY_NAMESPACE = 0x4654 << 48  # "FT": keeps these keys apart from any other
 
 
 def _is_due(rnd: Round, now: datetime) -> bool:
-    return bool(rnd.deadline and rnd.deadline <= now) or not _powers_not_submitted(rnd)
+    return bool(rnd.deadline and rnd.deadline <= now) or (
+        not _powers_not_submitted(rnd) and not _records_awaiting(rnd.campaign_id)
+    )
 
 
 def _advisory_key(round_id: int) -> int:
@@ -753,11 +771,16 @@ def sweep(*, now: datetime | None = None) -> list[int]:
     open_rounds = Round.objects.filter(status=RoundStatus.OPEN, paused=False).annotate(
         n_powers=Count("campaign__powers", distinct=True),
         n_submitted=Count("sheets", filter=Q(sheets__status=SheetStatus.SUBMITTED), distinct=True),
+        n_awaiting=Count(
+            "campaign__battles",
+            filter=Q(campaign__battles__status=BattleRecord.Status.PROPOSED),
+            distinct=True,
+        ),
     )
     due = [
         r.pk
         for r in open_rounds
-        if (r.deadline and r.deadline <= now) or r.n_submitted >= r.n_powers
+        if (r.deadline and r.deadline <= now) or (r.n_submitted >= r.n_powers and not r.n_awaiting)
     ]
     for round_id in due:
         enqueue_resolution(round_id)
