@@ -388,3 +388,61 @@ def battle_hexes(campaign_id: int) -> list[str]:
             ).values_list("col", "row")
         }
     )
+
+
+# --- the page's craft lines ---------------------------------------------------------------
+
+CRAFT_HELP = (
+    "one craft a line: its id, then any of 'destroyed', 'lost <system>=<units> …' (systems "
+    "destroyed), 'disabled <system>=<units> …', 'cf <CF lost>', 'captured <power> into "
+    "<group or static>'; e.g. 'p1-f2 lost b1=1 disabled hull=2 cf 1'"
+)
+
+
+def craft_from_text(text: str) -> list[Any]:
+    """The page's craft lines in the contract's shape; what does not parse is passed on as
+    typed, so ``parse_entries`` names the line and the field."""
+    out: list[Any] = []
+    for line in (x.strip() for x in text.splitlines()[: MAX_CRAFT + 1]):
+        if not line:
+            continue
+        words = line.split()
+        item: dict[str, Any] = {"craft": words[0]}
+        field = ""
+        i = 1
+        while i < len(words):
+            w = words[i]
+            if w == "destroyed":
+                item["destroyed"] = True
+            elif w in ("lost", "disabled"):
+                field = "systems_destroyed" if w == "lost" else "systems_disabled"
+                item.setdefault(field, {})
+            elif w == "cf" and i + 1 < len(words):
+                i += 1
+                item["cf_lost"] = int(words[i]) if words[i].isdigit() else words[i]
+            elif w == "captured" and i + 3 < len(words) and words[i + 2] == "into":
+                item["captured_by"], item["into"] = words[i + 1], words[i + 3]
+                i += 3
+            elif "=" in w and field:
+                sid, _, n = w.partition("=")
+                item[field][sid] = int(n) if n.isdigit() else n
+            else:
+                item[w[:40]] = True  # an unknown word: named as a field that does not exist
+            i += 1
+        out.append(item)
+    return out
+
+
+def craft_text(craft: list[dict[str, Any]]) -> str:
+    """A record's craft lines as the page's text (to amend it)."""
+    lines = []
+    for c in craft:
+        words = [c["craft"]] + (["destroyed"] if c["destroyed"] else [])
+        for field, word in (("systems_destroyed", "lost"), ("systems_disabled", "disabled")):
+            if c[field]:
+                words += [word] + [f"{k}={n}" for k, n in c[field].items()]
+        words += [f"cf {c['cf_lost']}"] if c["cf_lost"] else []
+        if c["captured_by"]:
+            words += ["captured", c["captured_by"], "into", c["into"]]
+        lines.append(" ".join(words))
+    return "\n".join(lines)

@@ -166,3 +166,64 @@ def test_a_record_never_reaches_a_power_not_in_it(world: World, client: Any) -> 
     for name in ("fleet", "orders"):
         html = client.get(reverse(name, args=[world.campaign.pk, "p2"])).content.decode()
         assert key not in html and "p0-g0-f0" not in html
+
+
+def test_the_page_enters_confirms_and_shows_only_own_records(world: World, client: Any) -> None:
+    campaign = world.campaign.pk
+    client.force_login(world.users[0])
+    bad = client.post(
+        reverse("battle-enter", args=[campaign, "p0"]),
+        {"hex": "0101", "powers": "p0 p1", "craft": "p0-g0-f0 lost b1=x"},
+        headers={"HX-Request": "true"},
+    )
+    assert "craft: #1, systems_destroyed" in bad.content.decode()
+    assert not BattleRecord.objects.exists()
+    client.post(
+        reverse("battle-enter", args=[campaign, "p0"]),
+        {"hex": "0101", "powers": "p0 p1", "craft": "p0-g0-f0 lost b1=1 cf 1\np1-g0-f0 destroyed"},
+    )
+    record = BattleRecord.objects.get()
+    assert record.craft.get(position=0).systems_destroyed == {"b1": 1}
+    mine = client.get(reverse("battles", args=[campaign, "p0"])).content.decode()
+    assert "p0-g0-f0 lost b1=1 cf 1\np1-g0-f0 destroyed</textarea>" in mine  # to amend
+    client.force_login(world.users[1])
+    page = client.get(reverse("battles", args=[campaign, "p1"])).content.decode()
+    assert f'data-record="{record.key}"' in page and "Confirm" in page
+    client.post(
+        reverse("battle-act", args=[campaign, "p1"]), {"record": record.key, "action": "confirm"}
+    )
+    assert BattleRecord.objects.get().status == "confirmed"
+    client.force_login(world.users[2])
+    page = client.get(reverse("battles", args=[campaign, "p2"])).content.decode()
+    assert record.key not in page and "p0-g0-f0" not in page
+    r = client.post(
+        reverse("battle-act", args=[campaign, "p2"]), {"record": record.key, "action": "confirm"}
+    )
+    assert r.status_code == 404 and record.key not in r.content.decode()
+
+
+def test_the_admin_lists_awaiting_records_and_confirms_them(
+    world: World, admin_client: Any
+) -> None:
+    key = propose(world)
+    changelist = reverse("admin:powers_battlerecord_changelist")
+    assert key in admin_client.get(changelist + "?status__exact=proposed").content.decode()
+    pk = BattleRecord.objects.get(key=key).pk
+    admin_client.post(changelist, {"action": "confirm", "_selected_action": [pk]})
+    assert BattleRecord.objects.get(key=key).status == "confirmed"
+
+
+def test_the_public_map_shows_only_a_marker_where_a_battle_was_fought(
+    world: World, client: Any
+) -> None:
+    key = propose(world)
+    svg = client.get(reverse("map-public-svg", args=[world.campaign.pk])).content.decode()
+    assert 'class="marker battle"' not in svg  # awaiting confirmation: nothing yet
+    post(client_of(world, 1), f"battles/{key}/", {"action": "confirm"})
+    svg = client.get(reverse("map-public-svg", args=[world.campaign.pk])).content.decode()
+    assert '<g class="marker battle" data-hex="0101">' in svg
+    assert key not in svg and "p1-g0-f0" not in svg and "cf_lost" not in svg
+    client.force_login(world.users[2])
+    private = reverse("map-private-svg", args=[world.campaign.pk, "p2"])
+    svg = client.get(private).content.decode()
+    assert 'data-hex="0101"' in svg and key not in svg and "p0-g0-f0" not in svg
