@@ -278,18 +278,28 @@ def _take_effect(record: BattleRecord) -> None:
     """The whole record passes the engine's check against the state as it is, or the
     confirmation is refused naming what is wrong; then it is round state."""
     campaign = record.campaign
-    state = export_state(campaign)
-    state["battles"] = [*state.get("battles", []), contract_record(record)]
-    try:
-        parse_state(state)
-    except CaseError as e:
-        where = e.path.split(".", 1)[1] if "." in e.path else e.path
-        raise Refused(f"record {record.key}: {where}: {str(e).split(': ', 1)[-1]}") from None
+    problem = engine_problem(campaign, "battles", contract_record(record))
+    if problem:
+        raise Refused(f"record {record.key}: {problem}")
     record.status = Status.CONFIRMED
     record.save(update_fields=["status", "updated_at"])
     rnd = lock_open_round(campaign.pk)
     if round_is_complete(rnd):
         enqueue_resolution(rnd.pk)
+
+
+def engine_problem(campaign: Campaign, table: str, item: dict[str, Any]) -> str | None:
+    """What the engine's codec says of the campaign's state with ``item`` added to ``table``
+    (``battles``, ``loans`` or ``transfers``), or ``None``: the one check of a pact, the same
+    as a case file gets (R-10.5, R-10.6)."""
+    state = export_state(campaign)
+    state[table] = [*state.get(table, []), item]
+    try:
+        parse_state(state)
+    except CaseError as e:
+        where = e.path.split(".", 1)[1] if "." in e.path else e.path
+        return f"{where}: {str(e).split(': ', 1)[-1]}"
+    return None
 
 
 def contract_record(record: BattleRecord) -> dict[str, Any]:

@@ -56,6 +56,8 @@ POLICY = {
     "battles": "owner",
     "battle-enter": "owner",
     "battle-act": "owner",
+    "pact-propose": "owner",
+    "pact-act": "owner",
     "fleet-design": "owner",
     "fleet-design-check": "owner",
     "sheet-submit": "owner",
@@ -86,6 +88,8 @@ POLICY = {
     "api-ledger": "member",
     "api-battles": "member",  # each sees only the records it is in (test_battle_records)
     "api-battle": "member",
+    "api-pacts": "member",  # each sees only its own (test_pacts)
+    "api-pact": "member",
 }
 # Other apps' routes keep their own policy tables next to their urls, merged here.
 POLICY.update(ROUTE_POLICY)
