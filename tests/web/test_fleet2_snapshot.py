@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import IntegrityError, connection, transaction
 
 from campaigns.cases import campaign_from_case, submit_all
 from economy import services
 from economy.models import Round
 from economy.snapshot import load_state
 from powers.models import BattleParty, BattleRecord, Loan, PactStatus, Power, Transfer
+from tests.web.factories import make_campaign
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 pytestmark = pytest.mark.django_db
@@ -109,3 +111,26 @@ def test_a_loan_ends_and_a_transfer_is_made() -> None:
     assert set(Transfer.objects.filter(campaign=campaign).values_list("status", flat=True)) == {
         PactStatus.DONE
     }
+
+
+def test_pacts_never_point_at_another_campaigns_power() -> None:
+    """The database refuses a record, loan or transfer naming another campaign's power
+    (composite foreign keys, powers/migrations/0009)."""
+    mine, other = make_campaign("Mine"), make_campaign("Other")
+    stranger = Power.objects.get(campaign=other.campaign, key="p1")
+    p0 = Power.objects.get(campaign=mine.campaign, key="p0")
+    with connection.cursor() as cur:
+        cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    for make in (
+        lambda: BattleRecord.objects.create(
+            campaign=mine.campaign, key="b", col=1, row=1, entered_by=stranger
+        ),
+        lambda: Loan.objects.create(
+            campaign=mine.campaign, key="l", owner=p0, borrower=stranger, last=1
+        ),
+        lambda: Transfer.objects.create(
+            campaign=mine.campaign, key="t", owner=stranger, receiver=p0
+        ),
+    ):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            make()
