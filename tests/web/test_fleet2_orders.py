@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from economy import fleet_selectors
+from economy import fleet_selectors, selectors, services
 from economy.models import Order
-from powers.models import Craft, Design, DesignSystem
+from powers.models import Build, Craft, Design, DesignSystem, StarSystem
 from tests.web.factories import ApiClient, World, add_fleet, make_campaign
 
 pytestmark = pytest.mark.django_db
@@ -162,3 +162,16 @@ def test_the_page_form_names_the_field(client: Client, world: World) -> None:
     r = client.post(url, {"type": "rebuild", "id": "rb1", "craft": "p0-g0-f0", "builder": "x9"})
     assert r.status_code == 302
     assert Order.objects.get().error.startswith("builder: ")
+
+
+def test_the_projected_statement_shows_a_repair(world: World) -> None:
+    """Issue 15: a repair order's Ore appears in the projected statement (its work's
+    stockpile, R-10.2)."""
+    p0 = world.powers[0]
+    StarSystem.objects.filter(key="s0-0").update(stock_ore=100)
+    Build.objects.filter(power=p0).delete()  # the yard's rating is free for the repair
+    order = {"type": "repair", "id": "fix1", "craft": "p0-g0-f0", "repairer": "p0-y1"}
+    services.add_order(power=p0, payload=order, actor="t")
+    statement = selectors.projected_statement(p0)
+    lines = [line for _, step in statement.steps for line in step]
+    assert any(line["rule"] == "R-10.2" for line in lines), statement.rejected
