@@ -32,7 +32,8 @@ class PactInput(serializers.Serializer[dict[str, Any]]):
 
 
 class PactAnswerInput(serializers.Serializer[dict[str, Any]]):
-    action = serializers.ChoiceField(["accept", "decline", "withdraw"])
+    action = serializers.ChoiceField(["accept", "decline", "withdraw", "extend"])
+    last = serializers.JSONField(required=False, help_text="extend: the new last round")
 
 
 class PactSerializer(serializers.Serializer[pacts.PactView]):
@@ -46,6 +47,10 @@ class PactSerializer(serializers.Serializer[pacts.PactView]):
     active = serializers.BooleanField()
     crew_to = serializers.CharField(allow_null=True)
     mine = serializers.BooleanField()
+    extends_to = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True),
+        help_text="a loan: the new last round asked by the owner and by the borrower",
+    )
 
 
 def _pact(power: Power, key: str) -> dict[str, Any]:
@@ -84,7 +89,8 @@ class Pacts(APIView):
 
 
 class PactAnswer(APIView):
-    """Accept or decline (the borrower or receiver) or withdraw (the owner) one."""
+    """Accept or decline (the borrower or receiver) or withdraw (the owner) one; either party
+    asks to extend an accepted loan to a new last round (both must ask the same)."""
 
     @extend_schema(
         request=PactAnswerInput,
@@ -95,7 +101,10 @@ class PactAnswer(APIView):
         data = PactAnswerInput(data=request.data)
         data.is_valid(raise_exception=True)
         action = data.validated_data["action"]
-        if action == "withdraw":
+        if action == "extend":
+            last = data.validated_data.get("last")
+            pacts.extend_loan(power=power, key=key, last=last, actor=actor(request))
+        elif action == "withdraw":
             pacts.withdraw(power=power, key=key, actor=actor(request))
         else:
             pacts.answer(power=power, key=key, accept=action == "accept", actor=actor(request))

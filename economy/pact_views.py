@@ -66,10 +66,14 @@ def pact_propose(request: HttpRequest, power: Power) -> str:
 @pact_write
 def pact_act(request: HttpRequest, power: Power) -> str:
     key, action = request.POST.get("key", ""), request.POST.get("action", "")
-    if action == "withdraw":
+    if action == "extend":
+        last = request.POST.get("last", "").strip()
+        value = int(last) if last.isdigit() and len(last) < 6 else last
+        pacts.extend_loan(power=power, key=key, last=value, actor=actor(request))
+    elif action == "withdraw":
         pacts.withdraw(power=power, key=key, actor=actor(request))
     elif action in ("accept", "decline"):
         pacts.answer(power=power, key=key, accept=action == "accept", actor=actor(request))
     else:
-        raise Refused(f"action: expected accept, decline or withdraw, got {action[:20]!r}")
+        raise Refused(f"action: expected accept, decline, withdraw or extend, got {action[:20]!r}")
     return f"{key}: {action} done."

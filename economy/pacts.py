@@ -194,6 +194,25 @@ def withdraw(*, power: Power, key: str, actor: str) -> Loan | Transfer:
     return pact
 
 
+@transaction.atomic
+def extend_loan(*, power: Power, key: str, last: Any, actor: str) -> Loan:
+    """R-10.5a: a party asks to run an accepted loan on to round ``last``; it is extended once
+    the other party asks for the same round (either may change its answer until then)."""
+    rnd = lock_open_round(power.campaign_id)
+    pact = _locked(power, key)
+    if not isinstance(pact, Loan) or pact.status != PactStatus.ACCEPTED:
+        raise Refused("key: only an accepted loan is extended")
+    ok = isinstance(last, int) and not isinstance(last, bool)
+    if not ok or not max(pact.last, rnd.number) < last <= rnd.number + MAX_TERM:
+        raise Refused(f"last: a round after {pact.last}, up to {rnd.number + MAX_TERM}")
+    side = "owner_extends_to" if pact.owner_id == power.pk else "borrower_extends_to"
+    setattr(pact, side, last)
+    if pact.owner_extends_to == pact.borrower_extends_to == last:
+        pact.last, pact.owner_extends_to, pact.borrower_extends_to = last, None, None
+    pact.save(update_fields=["last", "owner_extends_to", "borrower_extends_to", "updated_at"])
+    return pact
+
+
 @dataclass(frozen=True)
 class PactView:
     """A loan or transfer as one of its parties sees it."""
@@ -208,6 +227,7 @@ class PactView:
     active: bool
     crew_to: str | None
     mine: bool  # the viewer is the owner
+    extends_to: tuple[int | None, int | None] = (None, None)  # a loan: (owner's, borrower's)
 
 
 def pacts_of(power: Power) -> list[PactView]:
@@ -222,6 +242,7 @@ def pacts_of(power: Power) -> list[PactView]:
             PactView(
                 x.key, "loan", x.status, x.owner.key, x.borrower.key, list(x.groups), x.last,
                 x.active, None, x.owner_id == power.pk,
+                (x.owner_extends_to, x.borrower_extends_to),
             )
         )  # fmt: skip
     for t in (

@@ -139,6 +139,9 @@ class Loan(CampaignScoped):
     groups = models.JSONField(default=list, help_text="Group keys lent.")
     last = models.PositiveIntegerField(validators=[MinValueValidator(1)])
     active = models.BooleanField(default=False)
+    # R-10.5a: a loan runs on only when both ask for the same new last round
+    owner_extends_to = models.PositiveIntegerField(null=True, blank=True)
+    borrower_extends_to = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=PactStatus.choices, default="proposed")
     created_round = models.PositiveIntegerField(default=1, validators=[MinValueValidator(1)])
     created_at = models.DateTimeField(auto_now_add=True)

@@ -158,3 +158,21 @@ def test_the_fleet_page_shows_fatigue_damage_and_loans_in_and_out(
         reverse("pact-act", args=[campaign, "p2"]), {"key": loan.key, "action": "decline"}
     )
     assert r.status_code == 404
+
+
+def test_a_loan_runs_on_only_when_both_extend_it(world: World) -> None:
+    key = post(api(world, 0), "pacts/", LOAN).json()["key"]
+    r = post(api(world, 0), f"pacts/{key}/", {"action": "extend", "last": 5})
+    assert r.status_code == 400 and "only an accepted loan" in json.dumps(r.json())
+    post(api(world, 1), f"pacts/{key}/", {"action": "accept"})
+    r = post(api(world, 0), f"pacts/{key}/", {"action": "extend", "last": 2})
+    assert r.status_code == 400 and "last" in r.json()
+    r = post(api(world, 0), f"pacts/{key}/", {"action": "extend", "last": 5})
+    assert (r.json()["last"], r.json()["extends_to"]) == (2, [5, None])
+    r = post(api(world, 1), f"pacts/{key}/", {"action": "extend", "last": 4})
+    assert (r.json()["last"], r.json()["extends_to"]) == (2, [5, 4])
+    r = post(api(world, 1), f"pacts/{key}/", {"action": "extend", "last": 5})
+    assert (r.json()["last"], r.json()["extends_to"]) == (5, [None, None])
+    resolve(world)
+    resolve(world)  # round 2 was its old last round: it runs on
+    assert FleetGroup.objects.get(key="p0-g0").power.key == "p1"
