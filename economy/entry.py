@@ -81,11 +81,6 @@ ORDERS_PER_ASSET = 3
 
 TYPED_ID_HELP = "1-24 lower-case letters, digits or '-', starting with a letter"
 
-#: Order types the engine resolves that have no form yet: issue 15's engine half (repair,
-#: rebuild, refit, restock, design study) came before its forms, so both front doors refuse
-#: them by name instead of calling them unknown. Its Django side empties this.
-NOT_ENTERABLE_YET = frozenset(FIELDS) - frozenset(ORDER_TYPES)
-
 
 def int_range(kind: str, name: str) -> tuple[int, int]:
     return INT_RANGES_BY_TYPE.get((kind, name)) or INT_RANGES.get(name, (1, MAX_AMOUNT))
@@ -289,8 +284,6 @@ def shape_errors(payload: Any, *, contract: bool = False) -> list[str]:
     if spec is None or not isinstance(kind, str):
         if contract:  # the engine rejects it by name
             return []
-        if kind in NOT_ENTERABLE_YET:
-            return [f"type: {kind} orders cannot be entered yet (the engine resolves them)"]
         shown = repr(kind) if isinstance(kind, str) and len(kind) <= 40 else "that"
         return [f"type: {shown} is not an order type"]
     known = {f.name: f for f in spec.fields}

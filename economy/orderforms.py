@@ -281,6 +281,70 @@ ORDER_TYPES: dict[str, OrderType] = {
         "else that round). On completion you reclaim the NPV less the fatigue cost (half for a "
         "captured craft) in Ore, and its crew as PL, where the hex keeps its goods.",
     ),
+    "repair": OrderType(
+        "Repair a craft",
+        "R-10.2",
+        (
+            _new_id("New work id"),
+            _ref("craft", "Damaged craft", "own_craft"),
+            _ref("repairer", "Repairer or builder", "repairers", help="in the craft's hex"),
+            _int("ore", "Ore this round", help="optional: default all its rating can take"),
+        ),
+        "Destroyed systems cost their point cost in Ore, paid each Support Phase up to the "
+        "repairer's rating (carried over between rounds) from the hub pool covering the hex, "
+        "else your system's stockpile there; fatigue is added when it completes. Disabled "
+        "systems are fixed free. Lost CF are not replaced (crew again).",
+    ),
+    "rebuild": OrderType(
+        "Rebuild a craft",
+        "R-10.2",
+        (
+            _new_id("New work id"),
+            _ref("craft", "Damaged craft", "own_craft"),
+            _ref("builder", "Builder", "builders", help="in the craft's hex"),
+            Field("remove_fatigue", "Remove fatigue", "bool", help="costs extra Ore"),
+            _int("ore", "Ore this round", help="optional: default all its rating can take"),
+        ),
+        "As a repair, at the builder's construction rating, but adds no fatigue; removing the "
+        "craft's fatigue costs ceil(½ × fatigue/100 × NPV) Ore more. Lost CF are not replaced.",
+    ),
+    "refit": OrderType(
+        "Refit a craft into a variant design",
+        "Support 1.5, R-10.5a",
+        (
+            _new_id("New work id"),
+            _ref("craft", "Craft", "own_craft"),
+            _ref("builder", "Builder", "builders", help="in the craft's hex"),
+            _ref("design", "Variant design", "designs", help="of the same mobility"),
+            _int("ore", "Ore this round", help="optional: default all its rating can take"),
+        ),
+        "Systems removed are unbuilt without reclaiming their Ore; new systems cost their point "
+        "cost in Ore at the builder's construction rating. The craft becomes the variant.",
+    ),
+    "restock": OrderType(
+        "Restock consumables",
+        "Support 2, 2.0",
+        (
+            _ref("source", "From builder or cargo craft", "own_craft"),
+            _ref("target", "Craft to restock", "own_craft", help="in the same hex"),
+            Field("items", "Items", "counts", help="optional: kind count, e.g. fighter 6"),
+            _enum("if_engaged", "If engaged", "abandon", "disabled"),
+        ),
+        "Free: the consumables come from the builder's workshop or the source's cargo. The "
+        "source holds (Hold-Build or Hold-Restock), the target Hold-Maintain; a retreat of "
+        "either fails it.",
+    ),
+    "study_design": OrderType(
+        "Study a received craft's design",
+        "Support 1.6.3",
+        (
+            _new_id("New design id"),
+            _ref("craft", "Received craft", "own_craft"),
+            _ref("builder", "At builder", "builders", help="kept there this round"),
+        ),
+        "Free: registers the craft's design as yours from the next round. Captured craft can "
+        "never be studied.",
+    ),
     "make": OrderType(
         "Make consumables",
         "Support 1.4, R-10.1a",

@@ -25,7 +25,7 @@ from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
-from economy.engine.validate import PROMISES, Catalog, FleetCatalog, check_order
+from economy.engine.validate import PROMISES, Catalog, FleetCatalog, after_pacts, check_order
 from economy.models import (
     LedgerLine,
     Order,
@@ -37,10 +37,12 @@ from economy.models import (
 )
 from economy.rounds import audit, audit_power, lock_open_round
 from economy.snapshot import export_state, load_state, save_state, write_state
+from economy.snapshot.fleet2 import pact_fleet
 from ftcamp.celery import app as celery_app
 from ftcamp.errors import Missing, Refused
 from notices import announce
 from powers.models import (
+    BattleRecord,
     Build,
     Campaign,
     CommandBubble,
@@ -51,6 +53,7 @@ from powers.models import (
     Power,
     StarSystem,
     Static,
+    WorkKind,
 )
 from trade import services as trade_services
 from trade.models import Agreement, Motion, RateHistory, Shipment, TradeHub
@@ -125,8 +128,10 @@ def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
 
 def entry_catalog(campaign: Campaign) -> Catalog:
     """Who owns what, for the engine's entry rules: the facts ``Catalog.of`` reads from the
-    state, in one query of keys and owners (and the map's bounds). Its ids are every key of the
-    campaign (a superset of the state's, so entry is never laxer than resolution)."""
+    state, in one query of keys and owners (and the map's bounds), and what battle records,
+    loans, transfers and captures change of it (``economy.snapshot.fleet2.pact_fleet``). Its
+    ids are every key of the campaign (a superset of the state's, so entry is never laxer than
+    resolution)."""
     owned: dict[str, dict[str, Any]] = {
         k: {} for k in ("group", "static", "hub", "system", *FLEET_KINDS)
     }
@@ -141,7 +146,7 @@ def entry_catalog(campaign: Campaign) -> Catalog:
                 powers.add(key)
             elif kind in owned:
                 owned[kind][key] = owner
-    return Catalog(
+    catalog = Catalog(
         powers,
         owned["group"],
         owned["static"],
@@ -152,14 +157,16 @@ def entry_catalog(campaign: Campaign) -> Catalog:
         FleetCatalog(
             owned["design"],
             owned["craft"],
-            {**owned["build"], **owned["unbuild"]},
+            {k: v for kind in WorkKind.values for k, v in owned[kind].items()},
             set(owned["consumable"]),
             {key: ("craft", owner) for key, owner in owned["build"].items()},
         ),
     )
+    after_pacts(catalog, pact_fleet(campaign.pk))  # R-10.5, R-10.6: who owns what now
+    return catalog
 
 
-FLEET_KINDS = ("design", "craft", "build", "unbuild", "consumable")  # R-10: in _catalog_sql
+FLEET_KINDS = ("design", "craft", *WorkKind.values, "consumable")  # R-10: in _catalog_sql
 
 
 @cache
@@ -382,7 +389,7 @@ def submit_sheet(*, power: Power, actor: str, round_number: int | None = None) -
     audit_power(power, rnd, actor, "sheet_submitted")
     waiting = _powers_not_submitted(rnd)
     if not waiting:
-        if not rnd.paused:
+        if not rnd.paused and not _records_awaiting(rnd.campaign_id):
             enqueue_resolution(rnd.pk)
     elif len(waiting) == 1:
         transaction.on_commit(lambda: notifications.last_to_submit(rnd.pk, waiting[0]))
@@ -399,6 +406,21 @@ def withdraw_sheet(*, power: Power, actor: str, round_number: int | None = None)
     sheet.save(update_fields=["status", "submitted_at", "updated_at"])
     audit_power(power, rnd, actor, "sheet_withdrawn")
     return sheet
+
+
+def _records_awaiting(campaign_id: int) -> bool:
+    """R-10.6: a battle record awaits confirmation: the round does not resolve early."""
+    return BattleRecord.objects.filter(
+        campaign_id=campaign_id, status=BattleRecord.Status.PROPOSED
+    ).exists()
+
+
+def round_is_complete(rnd: Round) -> bool:
+    """Every power has submitted and no battle record awaits confirmation (R-10.6): the round
+    may resolve before its deadline (unless paused)."""
+    return (
+        not rnd.paused and not _powers_not_submitted(rnd) and not _records_awaiting(rnd.campaign_id)
+    )
 
 
 def _powers_not_submitted(rnd: Round) -> list[int]:
@@ -436,7 +458,9 @@ ADVISORY_NAMESPACE = 0x4654 << 48  # "FT": keeps these keys apart from any other
 
 
 def _is_due(rnd: Round, now: datetime) -> bool:
-    return bool(rnd.deadline and rnd.deadline <= now) or not _powers_not_submitted(rnd)
+    return bool(rnd.deadline and rnd.deadline <= now) or (
+        not _powers_not_submitted(rnd) and not _records_awaiting(rnd.campaign_id)
+    )
 
 
 def _advisory_key(round_id: int) -> int:
@@ -747,11 +771,16 @@ def sweep(*, now: datetime | None = None) -> list[int]:
     open_rounds = Round.objects.filter(status=RoundStatus.OPEN, paused=False).annotate(
         n_powers=Count("campaign__powers", distinct=True),
         n_submitted=Count("sheets", filter=Q(sheets__status=SheetStatus.SUBMITTED), distinct=True),
+        n_awaiting=Count(
+            "campaign__battles",
+            filter=Q(campaign__battles__status=BattleRecord.Status.PROPOSED),
+            distinct=True,
+        ),
     )
     due = [
         r.pk
         for r in open_rounds
-        if (r.deadline and r.deadline <= now) or r.n_submitted >= r.n_powers
+        if (r.deadline and r.deadline <= now) or (r.n_submitted >= r.n_powers and not r.n_awaiting)
     ]
     for round_id in due:
         enqueue_resolution(round_id)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from .building import Payment, pay_in, settle
 from .designs import fatigue_cost
 from .rules import ceil_div
-from .state import Build, Craft, Order
+from .state import Build, Craft, Design, Order
 from .world import World
 from .yard import Yard, idle
 
@@ -159,8 +159,11 @@ def start_rebuild(yard: Yard, order: Order) -> None:
 
 
 def _points(world: World, craft: Craft) -> int:
+    return destroyed_points(world.navy.design(craft), craft)
+
+
+def destroyed_points(design: Design, craft: Craft) -> int:
     """Support §1.2: destroyed systems cost their point cost (a Class 1 beam: 3 Ore)."""
-    design = world.navy.design(craft)
     return sum(s.points * craft.destroyed.get(s.id, 0) for s in design.systems)
 
 

@@ -59,7 +59,7 @@ class Catalog:
             FleetCatalog.of(state, sheets),
             command_owners(state),
         )
-        _after_pacts(cat, state.fleet)
+        after_pacts(cat, state.fleet)
         return cat
 
 
@@ -503,7 +503,7 @@ FIELDS.update(
 )
 
 
-def _after_pacts(cat: Catalog, fleet: Fleet) -> None:
+def after_pacts(cat: Catalog, fleet: Fleet) -> None:
     """Who owns what for the round's orders: confirmed battle records apply before any order
     (R-10.6: destroyed craft are gone, captured ones the captor's, with the craft in orbit with
     them, and a new carrier they go into too); a transfer's carriers are the receiver's to crew

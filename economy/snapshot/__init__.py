@@ -59,6 +59,7 @@ from economy.engine.state import (
 from economy.engine.state import (
     Static as StaticState,
 )
+from economy.snapshot.fleet2 import load_pacts, save_pacts
 from powers.db import bulk_update, hex_code
 from powers.models import (
     BubbleOutpost,
@@ -115,7 +116,7 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
 
 
 def load_state(campaign: Campaign) -> State:
-    """The campaign's current state (28 queries, whatever its size)."""
+    """The campaign's current state (33 queries, whatever its size)."""
     cid = campaign.pk
     power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
     # looked up by nullable foreign keys too: no hub, no key
@@ -318,7 +319,8 @@ def _group_values(g: Group, pid: dict[str, int]) -> dict[str, Any]:
 
 def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | None = None) -> Fleet:
     """R-10: the catalogue, the settings, designs with their systems, craft, and work in
-    progress with its builders in order (7 queries); with ``power``, only that power's."""
+    progress with its builders in order (7 queries), and the campaign's pacts (5,
+    ``economy.snapshot.fleet2``); with ``power``, only that power's, without pacts."""
     cid = campaign.pk
     scope = {"campaign_id": cid} if power is None else {"power_id": power.pk}
     systems = _design_systems(**{f"design__{k}": v for k, v in scope.items()})
@@ -335,6 +337,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             tuple(systems[d.pk]),
             dict(d.loadout),
             d.completed,
+            d.studied_from or None,
         )
         for d in Design.objects.filter(**scope).order_by("key")
     ]
@@ -353,6 +356,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             captured,
             hex_code(gcol, grow) or None,
             Workshop(key, dict(workshop)),
+            dict(unready),
         )
         for (
             key,
@@ -370,6 +374,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             gcol,
             grow,
             workshop,
+            unready,
         ) in Craft.objects.filter(**scope).order_by("key").values_list(*CRAFT_FIELDS)
     ]
     builders: dict[int, list[str]] = defaultdict(list)
@@ -394,6 +399,8 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             {"ore": b["paid"]},
             b["craft__key"],
             b["worked"],
+            dict(b["systems"]),
+            b["fatigue"],
         )
         for b in Build.objects.filter(**scope).order_by("key").values(*BUILD_FIELDS)
     ]
@@ -410,6 +417,8 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             g.kind: GroupLimitState(g.points, g.officers)
             for g in GroupLimit.objects.filter(campaign_id=cid).order_by("kind")
         },
+        # a power's own fleet pages read its pacts through their selectors (issue 15)
+        *(load_pacts(cid, power_key) if power is None else ()),
     )
 
 
@@ -440,6 +449,7 @@ CRAFT_FIELDS = (
     "gantry_col",
     "gantry_row",
     "workshop",
+    "unready",
 )
 BUILD_FIELDS = (
     "id",
@@ -456,6 +466,8 @@ BUILD_FIELDS = (
     "started",
     "paid",
     "worked",
+    "systems",
+    "fatigue",
 )
 
 
@@ -768,6 +780,7 @@ def save_state(campaign: Campaign, state: State) -> None:
         delete=False,
     )
     _save_fleet(campaign, state.fleet, pid, group_rows, static_rows)
+    save_pacts(campaign, state.fleet, pid, state.round)
     _drop(FleetGroup, [g for key, g in groups_now.items() if key not in group_rows])
     _drop(Static, [s for key, s in statics_now.items() if key not in static_rows])
     _save_market(campaign, state.market, pid)
@@ -821,6 +834,7 @@ def _save_fleet(
             "destroyed": dict(sorted(c.destroyed.items())),
             "disabled": dict(sorted(c.disabled.items())),
             "captured": c.captured,
+            "unready": dict(sorted(c.unready.items())),
             "gantry_col": gantry[0],
             "gantry_row": gantry[1],
         }
@@ -860,6 +874,8 @@ def _save_fleet(
                 "started": b.started,
                 "paid": b.paid,
                 "worked": b.worked,
+                "systems": dict(sorted(b.systems.items())),
+                "fatigue": b.fatigue,
             }
             for b in fleet.builds
         },
@@ -910,6 +926,7 @@ def _save_designs(
                 "crew": d.crew,
                 "loadout": dict(sorted(d.loadout.items())),
                 "completed": d.completed,
+                "studied_from": d.studied_from or "",
             }
             for d in designs
         },

@@ -112,15 +112,6 @@ def test_unknown_fields_are_refused_not_stored(api: ApiClient) -> None:
     assert not Order.objects.exists()
 
 
-@pytest.mark.parametrize("kind", sorted(entry.NOT_ENTERABLE_YET))
-def test_order_types_without_a_form_yet_are_refused_by_name(api: ApiClient, kind: str) -> None:
-    """Issue 15's engine half: the engine resolves these, the shell cannot take them yet."""
-    r = post(api, "orders/", {"type": kind, "craft": "f1"})
-    assert r.status_code == 400
-    assert "cannot be entered yet" in json.dumps(r.json()), r.json()
-    assert not Order.objects.exists()
-
-
 def test_a_body_over_the_cap_is_413(api: ApiClient, settings: Settings) -> None:
     body = {"type": "research_project", "gal": 2, "pad": "x" * settings.FTCAMP_MAX_JSON_BYTES}
     r = post(api, "orders/", body)

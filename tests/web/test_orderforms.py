@@ -6,17 +6,12 @@ import pytest
 from django.http import QueryDict
 
 from economy.engine.validate import COMMAND_FIELDS, FIELDS
-from economy.entry import NOT_ENTERABLE_YET
 from economy.orderforms import ORDER_TYPES, form_values, payload_from
-
-#: Issue 15's engine half came before its forms (economy.entry.NOT_ENTERABLE_YET).
-NO_FORM_YET = {"repair", "rebuild", "refit", "restock", "study_design"}
 
 
 def test_every_engine_order_type_has_a_form_with_the_same_fields() -> None:
     # issue 16's command orders exist in the engine only so far: their forms are a later step
-    assert set(ORDER_TYPES) == set(FIELDS) - NO_FORM_YET - set(COMMAND_FIELDS)
-    assert NO_FORM_YET | set(COMMAND_FIELDS) == NOT_ENTERABLE_YET
+    assert set(ORDER_TYPES) == set(FIELDS) - set(COMMAND_FIELDS)
     for kind, spec in ORDER_TYPES.items():
         assert {f.name for f in spec.fields if f.engine} == set(FIELDS[kind]), kind
 
