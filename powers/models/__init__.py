@@ -1037,3 +1037,6 @@ class BuildBuilder(models.Model):
             raise ValidationError({"craft": "A builder of the build's own power."})
         if not self.craft.design.systems.filter(construction__gt=0).exists():
             raise ValidationError({"craft": "A builder has a construction system."})
+
+
+from . import command as command  # noqa: E402  (its models register with the app)
