@@ -25,7 +25,7 @@ from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
-from economy.engine.validate import PROMISES, Catalog, FleetCatalog, check_order
+from economy.engine.validate import COMMAND_FIELDS, PROMISES, Catalog, FleetCatalog, check_order
 from economy.models import (
     LedgerLine,
     Order,
@@ -52,6 +52,7 @@ from powers.models import (
     StarSystem,
     Static,
 )
+from powers.models.command import Diplomat, Officer
 from trade import services as trade_services
 from trade.models import Agreement, Motion, RateHistory, Shipment, TradeHub
 
@@ -105,7 +106,7 @@ def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) 
 
 
 # Fleet orders whose ids may be created by earlier orders of the same sheet (validate.py).
-PROMISED_TO = ("build", "crew", "supply_ep", "form_group")
+PROMISED_TO = ("build", "crew", "supply_ep", "form_group", *COMMAND_FIELDS)
 
 
 def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
@@ -128,7 +129,7 @@ def entry_catalog(campaign: Campaign) -> Catalog:
     state, in one query of keys and owners (and the map's bounds). Its ids are every key of the
     campaign (a superset of the state's, so entry is never laxer than resolution)."""
     owned: dict[str, dict[str, Any]] = {
-        k: {} for k in ("group", "static", "hub", "system", *FLEET_KINDS)
+        k: {} for k in ("group", "static", "hub", "system", *FLEET_KINDS, *COMMAND_KINDS)
     }
     powers: set[str] = set()
     ids: set[str] = set()
@@ -156,10 +157,13 @@ def entry_catalog(campaign: Campaign) -> Catalog:
             set(owned["consumable"]),
             {key: ("craft", owner) for key, owner in owned["build"].items()},
         ),
+        {k: owned[k] for k in COMMAND_KINDS},  # Support §4.4, §5 (validate.command_owners)
     )
 
 
 FLEET_KINDS = ("design", "craft", "build", "unbuild", "consumable")  # R-10: in _catalog_sql
+COMMAND_PARTS = ((Officer, "officer"), (CommandBubble, "bubble"), (Diplomat, "diplomat"))
+COMMAND_KINDS = tuple(k for _, k in COMMAND_PARTS)
 
 
 @cache
@@ -189,7 +193,8 @@ def _catalog_sql() -> str:
             part(Static, "static", "power_id"),
             part(TradeHub, "hub", "power_id"),
             part(StarSystem, "system", "holder_id"),
-            *(part(m, "other") for m in (Shipment, CommandBubble, Agreement, Motion)),
+            *(part(m, "other") for m in (Shipment, Agreement, Motion)),
+            *(part(m, k, "power_id") for m, k in COMMAND_PARTS),  # issue 16
             part(Design, "design", "power_id"),
             part(Craft, "craft", "power_id"),
             part(Build, "x.kind", "power_id"),
