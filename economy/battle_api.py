@@ -95,6 +95,7 @@ class BattleAnswer(APIView):
     """Confirm, decline (with a reason) or, as the power that entered it, amend a record."""
 
     @extend_schema(
+        operation_id="campaigns_battles_answer",
         request=AnswerInput,
         responses={200: RecordSerializer, 400: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT},
     )

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from economy.engine.command_state import MISSION_KINDS
 from economy.engine.state import (
     CAPACITIES,
     CRAFT_CLASSES,
@@ -398,6 +399,107 @@ ORDER_TYPES: dict[str, OrderType] = {
         ),
     ),
 }
+
+# --- command and intelligence (Support §3.3, §4.4, §5; R-8; issue 16) ---------------------
+
+_OFFICER = _ref("officer", "Officer", "officers")
+_BUBBLE = _ref("bubble", "Bubble", "bubbles")
+_POST = Field("post", "Post (the HQ's or an outpost's hex)", "hex", help="XXYY")
+_NAME = Field("name", "Name", "text", help="optional", max_length=100)
+
+COMMAND_TYPES: dict[str, OrderType] = {
+    "commission": OrderType(
+        "Commission an officer",
+        "Support 5.1, R-8.2",
+        (_new_id("New officer id"), _int("rank", "Rank"), _int("grade", "Grade (1-10)"), _NAME),
+        "Costs TP by rank and grade from your bank in the Support Phase; paid each round from "
+        "the round after.",
+    ),
+    "promote": OrderType(
+        "Promote an officer",
+        "Support 5.1, R-8.2",
+        (
+            _OFFICER,
+            _int("rank", "New rank", help="optional"),
+            _int("grade", "New grade", help="optional"),
+            Field("tp", "Pay in TP", "bool", help="instead of a roll"),
+        ),
+    ),
+    "demote": OrderType(
+        "Demote an officer",
+        "Support 5.1, R-8.2",
+        (_OFFICER, _int("rank", "New rank")),
+        "Free; a demotion by choice costs the officer's rolls a penalty for a while.",
+    ),
+    "dismiss": OrderType("Dismiss an officer", "Support 5.1, R-8.2", (_OFFICER,)),
+    "assign_officer": OrderType(
+        "Put an officer aboard a craft or in command of a group",
+        "Support 5.1, R-8.2",
+        (
+            _OFFICER,
+            _ref("craft", "Aboard craft", "own_craft", help="or a group"),
+            _ref("group", "Or command group", "crewed"),
+        ),
+    ),
+    "bubble_hq": OrderType(
+        "Set up a command bubble's HQ",
+        "Support 5.2, R-8.3",
+        (_new_id("New bubble id"), Field("hex", "HQ hex", "hex", help="XXYY"), _OFFICER),
+        "Costs Ore to set up (R-8.3); its radius is its officer's grade.",
+    ),
+    "bubble_outpost": OrderType(
+        "Add an outpost to a bubble",
+        "Support 5.2.1, R-8.3",
+        (_BUBBLE, Field("hex", "Outpost hex", "hex", help="XXYY"), _OFFICER),
+    ),
+    "bubble_sensor": OrderType(
+        "Place a sensor",
+        "Support 5.2.2, R-8.3",
+        (_BUBBLE, _POST, Field("hex", "Sensor hex", "hex", help="XXYY")),
+        "Costs Ore to place and Ore each round to keep (R-8.3).",
+    ),
+    "post_officer": OrderType(
+        "Post an officer to a bubble's HQ or outpost",
+        "Support 5.2, R-8.3a",
+        (_BUBBLE, _POST, _OFFICER),
+    ),
+    "patrol": OrderType(
+        "Patrol from a bubble's post",
+        "Support 5.2.4, R-8.3",
+        (_ref("group", "Group", "groups"), _BUBBLE, _POST),
+    ),
+    "researchers": OrderType(
+        "Embark researchers",
+        "Support 4.3.2, R-8.1",
+        (_ref("craft", "Aboard craft", "own_craft"), _int("pl", "PL")),
+    ),
+    "appoint_diplomat": OrderType(
+        "Appoint a diplomat",
+        "Support 4.4.1, R-8.4",
+        (_new_id("New diplomat id"), _ref("craft", "Aboard craft", "own_craft"), _NAME),
+    ),
+    "recall_diplomat": OrderType(
+        "Recall a diplomat", "Support 4.4.1, R-8.4", (_ref("diplomat", "Diplomat", "diplomats"),)
+    ),
+    "diplomatic_mission": OrderType(
+        "Send a diplomat on a mission",
+        "Support 4.4, R-8.4",
+        (
+            _new_id("New mission id"),
+            _ref("diplomat", "Diplomat", "diplomats"),
+            _ref("target", "Target power", "other_powers"),
+            _enum("kind", "Mission", *MISSION_KINDS),
+            _ref("system", "System", "systems", help="optional"),
+            _int("gal", "Gal spent", help="optional"),
+            _int("tp", "TP spent", help="optional"),
+            _int("pl", "PL spent", help="optional"),
+        ),
+        "Spends the Gal, TP and PL given from your bank and stockpiles; the admin decides the "
+        "outcome, applied at the start of the next resolution.",
+    ),
+}
+ORDER_TYPES.update(COMMAND_TYPES)
+
 
 _INT = re.compile(r"^-?\d+$")
 

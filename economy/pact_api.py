@@ -93,6 +93,7 @@ class PactAnswer(APIView):
     asks to extend an accepted loan to a new last round (both must ask the same)."""
 
     @extend_schema(
+        operation_id="campaigns_pacts_answer",
         request=PactAnswerInput,
         responses={200: PactSerializer, 400: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT},
     )

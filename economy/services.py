@@ -25,7 +25,14 @@ from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
-from economy.engine.validate import PROMISES, Catalog, FleetCatalog, after_pacts, check_order
+from economy.engine.validate import (
+    COMMAND_FIELDS,
+    PROMISES,
+    Catalog,
+    FleetCatalog,
+    after_pacts,
+    check_order,
+)
 from economy.models import (
     LedgerLine,
     Order,
@@ -55,6 +62,7 @@ from powers.models import (
     Static,
     WorkKind,
 )
+from powers.models.command import Diplomat, Officer
 from trade import services as trade_services
 from trade.models import Agreement, Motion, RateHistory, Shipment, TradeHub
 
@@ -108,7 +116,7 @@ def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) 
 
 
 # Fleet orders whose ids may be created by earlier orders of the same sheet (validate.py).
-PROMISED_TO = ("build", "crew", "supply_ep", "form_group")
+PROMISED_TO = ("build", "crew", "supply_ep", "form_group", *COMMAND_FIELDS)
 
 
 def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
@@ -133,7 +141,7 @@ def entry_catalog(campaign: Campaign) -> Catalog:
     ids are every key of the campaign (a superset of the state's, so entry is never laxer than
     resolution)."""
     owned: dict[str, dict[str, Any]] = {
-        k: {} for k in ("group", "static", "hub", "system", *FLEET_KINDS)
+        k: {} for k in ("group", "static", "hub", "system", *FLEET_KINDS, *COMMAND_KINDS)
     }
     powers: set[str] = set()
     ids: set[str] = set()
@@ -161,12 +169,15 @@ def entry_catalog(campaign: Campaign) -> Catalog:
             set(owned["consumable"]),
             {key: ("craft", owner) for key, owner in owned["build"].items()},
         ),
+        {k: owned[k] for k in COMMAND_KINDS},  # Support §4.4, §5 (validate.command_owners)
     )
     after_pacts(catalog, pact_fleet(campaign.pk))  # R-10.5, R-10.6: who owns what now
     return catalog
 
 
 FLEET_KINDS = ("design", "craft", *WorkKind.values, "consumable")  # R-10: in _catalog_sql
+COMMAND_PARTS = ((Officer, "officer"), (CommandBubble, "bubble"), (Diplomat, "diplomat"))
+COMMAND_KINDS = tuple(k for _, k in COMMAND_PARTS)
 
 
 @cache
@@ -196,7 +207,8 @@ def _catalog_sql() -> str:
             part(Static, "static", "power_id"),
             part(TradeHub, "hub", "power_id"),
             part(StarSystem, "system", "holder_id"),
-            *(part(m, "other") for m in (Shipment, CommandBubble, Agreement, Motion)),
+            *(part(m, "other") for m in (Shipment, Agreement, Motion)),
+            *(part(m, k, "power_id") for m, k in COMMAND_PARTS),  # issue 16
             part(Design, "design", "power_id"),
             part(Craft, "craft", "power_id"),
             part(Build, "x.kind", "power_id"),

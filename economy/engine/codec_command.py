@@ -206,8 +206,8 @@ def derive(state: State, command: Command) -> None:
 
 
 def command_keys(state: State) -> list[str]:
-    """The command keys a state uses with other than their defaults (the database side of
-    issue 16 is a later step: tests/web/test_case_parity.py lists the cases that use them)."""
+    """The command keys a state uses with other than their defaults (tests/web/
+    test_case_parity.py checks that every case using them runs through the database)."""
     c = state.command
     used = [k for k, v in (("officers", c.officers), ("diplomats", c.diplomats),
                            ("missions", c.missions), ("special_interest", c.special_interest),

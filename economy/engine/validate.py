@@ -580,7 +580,7 @@ _officer = _command_id("officer")
 _bubble = _command_id("bubble")
 _diplomat = _command_id("diplomat")
 
-#: Support §3.3, §4.4, §5: the engine's command orders (the web forms are a later step).
+#: Support §3.3, §4.4, §5: the engine's command orders (their web forms: economy.orderforms).
 COMMAND_FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
     "commission": {
         "id": (_new_id, REQUIRED),

@@ -59,6 +59,7 @@ from economy.engine.state import (
 from economy.engine.state import (
     Static as StaticState,
 )
+from economy.snapshot.command import load_command, save_command
 from economy.snapshot.fleet2 import load_pacts, save_pacts
 from powers.db import bulk_update, hex_code
 from powers.models import (
@@ -116,7 +117,7 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
 
 
 def load_state(campaign: Campaign) -> State:
-    """The campaign's current state (33 queries, whatever its size)."""
+    """The campaign's current state (40 queries, whatever its size)."""
     cid = campaign.pk
     power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
     # looked up by nullable foreign keys too: no hub, no key
@@ -183,6 +184,7 @@ def load_state(campaign: Campaign) -> State:
     # R-10.7: groups' and statics' figures follow from their craft, as when a state is parsed
     groups = {g.id: g for g in state.groups}
     Navy(state, groups, {s.id: s for s in state.statics}).refresh_all()
+    load_command(campaign.pk, power_key, state)  # Support §4.4, §5: after the groups' figures
     return state
 
 
@@ -528,11 +530,12 @@ def _load_market(cid: int, power_key: dict[int, str]) -> Market:
 
 
 def _load_bubbles(cid: int, power_key: dict[int, str]) -> list[Bubble]:
+    # in the state's order: outposts and sensors are written anew, in order, on each save
     outposts: dict[int, list[Outpost]] = defaultdict(list)
-    for o in BubbleOutpost.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
+    for o in BubbleOutpost.objects.filter(bubble__campaign_id=cid).order_by("id"):
         outposts[o.bubble_id].append(Outpost(str(o), o.radius))
     sensors: dict[int, list[str]] = defaultdict(list)
-    for s in BubbleSensor.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
+    for s in BubbleSensor.objects.filter(bubble__campaign_id=cid).order_by("id"):
         sensors[s.bubble_id].append(str(s))
     return [
         Bubble(
@@ -787,6 +790,7 @@ def save_state(campaign: Campaign, state: State) -> None:
     _save_bubbles(campaign, state.bubbles, pid)
     _save_agreements(campaign, state.agreements, pid, hub_rows)
     _save_motions(campaign, state.motions, pid, state.round)
+    save_command(campaign, state, pid)  # last: officers and posts point at craft and outposts
 
 
 def _save_fleet(

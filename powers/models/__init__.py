@@ -1063,3 +1063,5 @@ class BuildBuilder(models.Model):
 
 # Fleets II (issue 15): battle records, loans and transfers
 from powers.models.pacts import *  # noqa: E402, F403
+
+from . import command as command  # noqa: E402  (its models register with the app)
