@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
+from economy.battle_records import battle_hexes
 from economy.engine.hexgrid import Hex
 from economy.engine.rules import map_bounds
 from economy.fleet_selectors import shown
@@ -54,7 +55,7 @@ def _powers(campaign_id: int) -> tuple[dict[str, PowerView], dict[int, str]]:
 
 
 def _public_parts(campaign: Campaign) -> MapData:
-    """Everything on the public map (6 queries, whatever the campaign's size)."""
+    """Everything on the public map (7 queries, whatever the campaign's size)."""
     cid = campaign.pk
     powers, key_of = _powers(cid)
     hexes = tuple(
@@ -107,6 +108,7 @@ def _public_parts(campaign: Campaign) -> MapData:
         hub_areas=areas,
         notice=notice,
         size=_size(campaign, hexes),
+        battles=tuple(Hex.parse(h) for h in battle_hexes(cid)),
     )
 
 
@@ -148,6 +150,7 @@ def private_map(*, power: Power) -> MapData:
         hexes=public.hexes,
         systems=systems,
         markers=public.markers,
+        battles=public.battles,
         hub_areas=public.hub_areas,
         notice=public.notice,
         size=public.size,

@@ -7,8 +7,10 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from economy import services
+from economy import battle_records, services
 from economy.models import AuditEvent, Round
+from ftcamp.errors import DomainError
+from powers.models import BattleCraft, BattleParty, BattleRecord
 
 
 @admin.register(Round)
@@ -97,3 +99,38 @@ class AuditEventAdmin(admin.ModelAdmin[AuditEvent]):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+class BattlePartyInline(admin.TabularInline[BattleParty, BattleRecord]):
+    model = BattleParty
+    extra = 0
+
+
+class BattleCraftInline(admin.TabularInline[BattleCraft, BattleRecord]):
+    model = BattleCraft
+    extra = 0
+
+
+@admin.register(BattleRecord)
+class BattleRecordAdmin(admin.ModelAdmin[BattleRecord]):
+    """R-10.6: the admin sees every record — those still awaiting confirmation at the deadline
+    are listed here (filter: awaiting confirmation) and were not applied — and confirms one
+    (or one it entered here, with its powers and craft) through the same check as players."""
+
+    list_display = ("key", "campaign", "hex", "created_round", "entered_by", "status")
+    list_filter = ("status", "campaign")
+    search_fields = ("key", "campaign__name")
+    list_select_related = ("campaign", "entered_by")
+    inlines = (BattlePartyInline, BattleCraftInline)
+    actions = ("confirm",)
+
+    @admin.action(description="Confirm as the admin (it takes effect at the next resolution)")
+    def confirm(self, request: HttpRequest, queryset: QuerySet[BattleRecord]) -> None:
+        who = f"admin:{request.user.get_username()}"
+        for record in queryset.filter(status=BattleRecord.Status.PROPOSED):
+            try:
+                battle_records.admin_confirm(record=record, actor=who)
+            except DomainError as exc:
+                self.message_user(request, f"{record.key}: {exc}", messages.ERROR)
+            else:
+                self.message_user(request, f"{record.key} confirmed.", messages.SUCCESS)

@@ -31,7 +31,7 @@ from django.db import connection
 from django.db.models import Model
 
 from economy.engine.state import CAPACITIES
-from economy.engine.validate import FIELDS, PROMISES, Catalog, FleetCatalog
+from economy.engine.validate import COMMAND_FIELDS, FIELDS, PROMISES, Catalog, FleetCatalog
 from economy.models import Order, RoundStatus
 from economy.orderforms import ORDER_TYPES, Field
 from powers.models import (
@@ -44,7 +44,9 @@ from powers.models import (
     Power,
     StarSystem,
     Static,
+    WorkKind,
 )
+from powers.models.command import Diplomat, Officer
 from trade.models import Agreement, Motion, Shipment, TradeHub
 
 MAX_AMOUNT = 10**12  # any amount of a resource (issue 11); bank and pools are 64-bit
@@ -390,9 +392,11 @@ def resolvable(payloads: Iterable[Any]) -> tuple[list[tuple[int, Any]], list[tup
 
 HEX_KINDS = ("hex", "hexes", "links", "shares")  # fields checked against the map's bounds
 # Fleet orders whose ids may be created by earlier orders of the same sheet (validate.py).
-PROMISED_TO = ("build", "crew", "supply_ep", "form_group")
-FLEET_KINDS = ("design", "craft", "build", "unbuild", "consumable")  # in _catalog_sql
-OWNED_KINDS = ("group", "static", "hub", "system", *FLEET_KINDS)
+PROMISED_TO = ("build", "crew", "supply_ep", "form_group", *COMMAND_FIELDS)
+FLEET_KINDS = ("design", "craft", *WorkKind.values, "consumable")  # in _catalog_sql
+COMMAND_PARTS = ((Officer, "officer"), (CommandBubble, "bubble"), (Diplomat, "diplomat"))
+COMMAND_KINDS = tuple(k for _, k in COMMAND_PARTS)
+OWNED_KINDS = ("group", "static", "hub", "system", *FLEET_KINDS, *COMMAND_KINDS)
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -439,7 +443,7 @@ def catalog_for(power: Power, stored: dict[str, Any]) -> Catalog:
     fleet = FleetCatalog(
         owned["design"],
         owned["craft"],
-        {**owned["build"], **owned["unbuild"]},
+        {k: v for kind in WorkKind.values for k, v in owned[kind].items()},
         set(owned["consumable"]),
         {key: ("craft", owner) for key, owner in owned["build"].items()},
     )
@@ -454,6 +458,7 @@ def catalog_for(power: Power, stored: dict[str, Any]) -> Catalog:
         ids,
         power.campaign.map_bounds() if has_hexes else None,
         fleet,
+        {k: owned[k] for k in COMMAND_KINDS},  # Support §4.4, §5 (validate.command_owners)
     )
 
 
@@ -499,7 +504,8 @@ def _catalog_sql(size: int) -> str:
             part(Static, "static", "power_id"),
             part(TradeHub, "hub", "power_id"),
             part(StarSystem, "system", "holder_id"),
-            *(part(m, "other") for m in (Shipment, CommandBubble, Agreement, Motion)),
+            *(part(m, "other") for m in (Shipment, Agreement, Motion)),
+            *(part(m, k, "power_id") for m, k in COMMAND_PARTS),  # issue 16
             part(Design, "design", "power_id"),
             part(Craft, "craft", "power_id"),
             part(Build, "x.kind", "power_id"),

@@ -31,6 +31,12 @@ def _unbuilt(d: Data) -> str:
     return f"{d['craft']} unbuilt at {d['builder']}: {got}"
 
 
+def _restocked(d: Data) -> str:
+    items = ", ".join(f"{n} {k}" for k, n in d["items"].items())
+    text = f"{d['from_craft']} restocks {d['craft']} with {items}"
+    return text + (": those systems begin the battle disabled" if d["unready"] else "")
+
+
 def _motion(d: Data) -> str:
     outcome = f"passed — {d['effect']}" if d["passed"] else "failed"
     return f"UN motion {d['motion']} ({d['motion_kind']}): {outcome}; {d['reason']}"
@@ -102,7 +108,64 @@ WORDS: dict[str, str | Callable[[Data], str]] = {
         " {stored} stored; its Hold-Special order is not carried out"
     ),
     "supply.full": "{carrier} can store {storage} EP: {rest} EP were not taken",
+    # Fleets II (issue 15): the engine's events; pages and forms come later
+    "battle.fought": "A battle was fought at {hex}",
+    "battle.entry_skipped": "Battle record {battle}: {craft} was not changed: {why}",
+    "battle.destroyed": "Battle record {battle}: {craft} was destroyed",
+    "battle.damaged": (
+        "Battle record {battle}: {craft} has {destroyed} system units destroyed and {disabled}"
+        " disabled, and lost {cf_lost} CF"
+    ),
+    "battle.captured": "Battle record {battle}: {craft} was captured by {captor} into {carrier}",
+    "work.ended": "Work {build} on {craft} ends: {why}; the Ore paid is lost",
+    "work.started": "{work} {build} of {craft} started: {cost} Ore",
+    "work.waits": "{build} waits: its repairer or builder cannot work on {craft} this round",
+    "work.completed": "{work} {build} of {craft} done: fatigue {fatigue_before}% → {fatigue}%",
+    "work.refitted": "{craft} refitted as {design_name}",
+    "restock.done": _restocked,
+    "loan.started": "Loan {loan}: {groups!j} lent by {owner} to {borrower} until round {last}",
+    "loan.failed": "Loan {loan} was not made: {why}",
+    "loan.ended": "Loan {loan} ended: {groups!j} back with {owner}",
+    "transfer.done": "Transfer {transfer}: {carrier} given to {receiver}; its crew goes home",
+    "transfer.failed": "Transfer {transfer} was not made: {why}",
+    "design.studied": "Design {design_name} studied from {craft}: registered free",
 }
+# Support §4.3.2, §4.4, §5: command and intelligence (shown to their power only).
+WORDS.update(
+    {
+        "officer.commissioned": "Officer {officer} commissioned at rank {rank}, grade {grade}",
+        "officer.promoted": "Officer {officer} promoted to rank {rank}, grade {grade}",
+        "officer.demoted": (
+            "Officer {officer} demoted to rank {rank}: {rolls} to officer rolls for {rounds} rounds"
+        ),
+        "officer.unpaid": "Officer {officer} could not be paid: demoted to rank {rank}",
+        "officer.dismissed": "Officer {officer} dismissed",
+        "officer.reserve": "Officer {officer} leaves {left} for the reserve",
+        "officer.assigned": "Officer {officer} assigned (craft {craft!n}, group {group!n})",
+        "officer.posted": "Officer {officer} commands {hex} of bubble {bubble}",
+        "bubble.set_up": "Command bubble {bubble}: HQ set up at {hex}",
+        "bubble.outpost": "Command bubble {bubble}: outpost set up at {hex}",
+        "sensor.placed": "Command bubble {bubble}: sensor placed at {hex}",
+        "sensor.removed": "Command bubble {bubble}: sensor at {hex} removed ({why})",
+        "post.removed": "Command bubble {bubble}: the post at {hex} is given up",
+        "patrol.assigned": "{group} patrols from {hex}",
+        "patrol.released": "{group} no longer patrols from {hex}",
+        "research.mission": "{craft} researches at {hex}: {tp} TP (factor {factor})",
+        "special_interest.announced": (
+            "An Area of Special Interest is announced at {hex}, active in rounds {starts}–{ends}"
+        ),
+        "special_interest.ended": "The Area of Special Interest at {hex} has ended",
+        "diplomat.appointed": "Diplomat {diplomat} appointed aboard {craft}",
+        "diplomat.recalled": "Diplomat {diplomat} recalled",
+        "mission.declared": "Mission {mission} ({mission_kind}) declared against {target}",
+        "mission.resolved": (
+            "Mission {mission} ({mission_kind}) of {sender} against {target}: {outcome}"
+        ),
+        "mission.revealed": "Mission {mission} reveals: {facts!j}",
+        "mission.moved": "Mission {mission}: {amount} {resource} moved",
+        "mission.loyalty": "Mission {mission}: {system} loyalty {before} → {after}",
+    }
+)
 
 #: data key -> which names an id in it is looked up in.
 ROLES: dict[str, str] = {
@@ -112,12 +175,16 @@ ROLES: dict[str, str] = {
     "captor": "powers",
     "sender": "powers",
     "receiver": "powers",
+    "owner": "powers",
+    "borrower": "powers",
+    "target": "powers",
     "acting": "powers",
     "hub": "hubs",
     "group": "groups",
     "carrier": "carriers",
     "craft": "craft",
     "builder": "craft",
+    "from_craft": "craft",
     "source": "places",
     "dest": "places",
     "order": "orders",

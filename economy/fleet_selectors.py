@@ -23,6 +23,8 @@ from economy.engine.designs import (
     reclaim,
 )
 from economy.engine.navy import Navy
+from economy.engine.refit import refit_cost
+from economy.engine.repair import WORK, destroyed_points, repair_fatigue
 from economy.engine.rules import ceil_div
 from economy.engine.state import Build, Craft, Design, Group, State, Static
 from economy.entry import TYPED_ID, stored_key
@@ -325,7 +327,9 @@ def _work(fleet: PowerFleet) -> list[WorkRow]:
                 shown(fleet.power, b.id),
                 b.kind,
                 navy.designs[b.design].name if b.design in navy.designs else b.design,
-                f"inside {names[0]}" if b.inside or b.kind == "unbuild" else f"at {b.hex}",
+                f"inside {names[0]}"
+                if b.inside or b.kind == "unbuild"
+                else f"at {b.hex or names[0]}",
                 ", ".join(names),
                 b.cost,
                 b.worked if b.kind == "unbuild" else b.paid,
@@ -478,6 +482,11 @@ def fleet_choices(power: Power) -> dict[str, list[tuple[str, str]]]:
     return {
         "designs": designs,
         "builders": [(c.id, craft_label(c)) for c in fleet.builders()],
+        "repairers": [
+            (c.id, craft_label(c))
+            for c in craft
+            if c.orbit is None and (navy.capacity(c, "repair") or navy.capacity(c, "construction"))
+        ],
         "work": [
             (
                 b.id,
@@ -542,10 +551,12 @@ def order_cost(*, power: Power, payload: dict[str, Any]) -> list[str]:
         return [f"{tp} TP from your bank (you have {power.tp} TP)."]
     if kind == "form_group":
         return ["Forming a group is free."]
-    if kind not in ("build", "adjust_build", "unbuild", "make", "crew", "supply_ep"):
+    if kind not in ("build", "adjust_build", "unbuild", "make", "crew", "supply_ep", *WORK):
         return []
     fleet = PowerFleet.of(power)
     navy = fleet.navy
+    if kind in WORK:
+        return _work_cost(fleet, payload)
     if kind == "build":
         return _build_cost(fleet, payload)
     if kind == "adjust_build":
@@ -610,6 +621,47 @@ def order_cost(*, power: Power, payload: dict[str, Any]) -> list[str]:
     more = "" if room is None else f"; it can take {max(0, room)} more"
     place = _place_words(power, {hx}, "bio")[hx]
     return [f"{ep} EP = {ep} Bio from {place}{more}."]
+
+
+def _work_cost(fleet: PowerFleet, payload: dict[str, Any]) -> list[str]:
+    """R-10.2, Support 1.5: a repair's, rebuild's or refit's Ore, the fatigue it adds or
+    removes, and the rounds at the worker's rating, before it is ordered."""
+    navy, power, kind = fleet.navy, fleet.power, payload["type"]
+    craft = navy.craft.get(str(payload.get("craft")))
+    worker = navy.craft.get(str(payload.get(WORK[kind][0])))
+    if craft is None:
+        return []
+    design = navy.design(craft)
+    points = destroyed_points(design, craft)
+    if kind == "refit":
+        variant = navy.designs.get(str(payload.get("design")))
+        if variant is None:
+            return []
+        cost = refit_cost(design, variant)
+        lines = [f"Costs {cost} Ore: the systems {variant.name} adds, at their point cost."]
+    else:
+        removed = craft.fatigue if kind == "rebuild" and payload.get("remove_fatigue") else 0
+        cost = points + fatigue_cost(design.npv, removed)
+        lines = [
+            f"Costs {cost} Ore: {points} for destroyed systems at their point cost"
+            + (f", {cost - points} to remove {removed}% fatigue" if removed else "")
+            + "; disabled systems are fixed free."
+        ]
+        if kind == "repair" and points:
+            added = repair_fatigue(points, design.npv)
+            lines.append(f"Adds {added}% fatigue when it completes (now {craft.fatigue}%).")
+        elif kind == "rebuild":
+            lines.append(f"Adds no fatigue (now {craft.fatigue}%).")
+    if worker is not None and cost:
+        rating = navy.capacity(worker, "repair" if kind == "repair" else "construction")
+        rating = rating or navy.capacity(worker, "construction")
+        hx = fleet.craft_hex(worker) or ""
+        lines.append(
+            f"At {shown(power, worker.id)}'s rating of {rating} Ore a round: "
+            + (f"about {ceil_div(cost, rating)} rounds" if rating else "it cannot work on it")
+            + (f"; paid from {_place_words(power, {hx}, 'ore')[hx]}." if hx and rating else ".")
+        )
+    return lines
 
 
 def _build_cost(fleet: PowerFleet, payload: dict[str, Any]) -> list[str]:

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from economy import fleet_selectors, selectors, services
+from economy import fleet_selectors, pacts, selectors, services
 from economy.engine.designs import npv_problem
 from economy.engine.state import CAPACITIES, CRAFT_CLASSES, MOBILITIES, DesignSystem
 from economy.orderforms import ORDER_TYPES, design_payload, system_rows
@@ -67,6 +67,7 @@ def _page(
     context = {
         "power": power,
         "fleet": fleet_selectors.fleet_page(power=power),
+        "pacts": pacts.pacts_of(power),  # loans and transfers in and out (Support 1.6)
         "form": form,
         "round": rnd,
         "open": rnd is not None and rnd.status == "open",

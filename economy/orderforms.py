@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from economy.engine.command_state import MISSION_KINDS
 from economy.engine.state import (
     CAPACITIES,
     CRAFT_CLASSES,
@@ -281,6 +282,70 @@ ORDER_TYPES: dict[str, OrderType] = {
         "else that round). On completion you reclaim the NPV less the fatigue cost (half for a "
         "captured craft) in Ore, and its crew as PL, where the hex keeps its goods.",
     ),
+    "repair": OrderType(
+        "Repair a craft",
+        "R-10.2",
+        (
+            _new_id("New work id"),
+            _ref("craft", "Damaged craft", "own_craft"),
+            _ref("repairer", "Repairer or builder", "repairers", help="in the craft's hex"),
+            _int("ore", "Ore this round", help="optional: default all its rating can take"),
+        ),
+        "Destroyed systems cost their point cost in Ore, paid each Support Phase up to the "
+        "repairer's rating (carried over between rounds) from the hub pool covering the hex, "
+        "else your system's stockpile there; fatigue is added when it completes. Disabled "
+        "systems are fixed free. Lost CF are not replaced (crew again).",
+    ),
+    "rebuild": OrderType(
+        "Rebuild a craft",
+        "R-10.2",
+        (
+            _new_id("New work id"),
+            _ref("craft", "Damaged craft", "own_craft"),
+            _ref("builder", "Builder", "builders", help="in the craft's hex"),
+            Field("remove_fatigue", "Remove fatigue", "bool", help="costs extra Ore"),
+            _int("ore", "Ore this round", help="optional: default all its rating can take"),
+        ),
+        "As a repair, at the builder's construction rating, but adds no fatigue; removing the "
+        "craft's fatigue costs ceil(½ × fatigue/100 × NPV) Ore more. Lost CF are not replaced.",
+    ),
+    "refit": OrderType(
+        "Refit a craft into a variant design",
+        "Support 1.5, R-10.5a",
+        (
+            _new_id("New work id"),
+            _ref("craft", "Craft", "own_craft"),
+            _ref("builder", "Builder", "builders", help="in the craft's hex"),
+            _ref("design", "Variant design", "designs", help="of the same mobility"),
+            _int("ore", "Ore this round", help="optional: default all its rating can take"),
+        ),
+        "Systems removed are unbuilt without reclaiming their Ore; new systems cost their point "
+        "cost in Ore at the builder's construction rating. The craft becomes the variant.",
+    ),
+    "restock": OrderType(
+        "Restock consumables",
+        "Support 2, 2.0",
+        (
+            _ref("source", "From builder or cargo craft", "own_craft"),
+            _ref("target", "Craft to restock", "own_craft", help="in the same hex"),
+            Field("items", "Items", "counts", help="optional: kind count, e.g. fighter 6"),
+            _enum("if_engaged", "If engaged", "abandon", "disabled"),
+        ),
+        "Free: the consumables come from the builder's workshop or the source's cargo. The "
+        "source holds (Hold-Build or Hold-Restock), the target Hold-Maintain; a retreat of "
+        "either fails it.",
+    ),
+    "study_design": OrderType(
+        "Study a received craft's design",
+        "Support 1.6.3",
+        (
+            _new_id("New design id"),
+            _ref("craft", "Received craft", "own_craft"),
+            _ref("builder", "At builder", "builders", help="kept there this round"),
+        ),
+        "Free: registers the craft's design as yours from the next round. Captured craft can "
+        "never be studied.",
+    ),
     "make": OrderType(
         "Make consumables",
         "Support 1.4, R-10.1a",
@@ -334,6 +399,107 @@ ORDER_TYPES: dict[str, OrderType] = {
         ),
     ),
 }
+
+# --- command and intelligence (Support §3.3, §4.4, §5; R-8; issue 16) ---------------------
+
+_OFFICER = _ref("officer", "Officer", "officers")
+_BUBBLE = _ref("bubble", "Bubble", "bubbles")
+_POST = Field("post", "Post (the HQ's or an outpost's hex)", "hex", help="XXYY")
+_NAME = Field("name", "Name", "text", help="optional", max_length=100)
+
+COMMAND_TYPES: dict[str, OrderType] = {
+    "commission": OrderType(
+        "Commission an officer",
+        "Support 5.1, R-8.2",
+        (_new_id("New officer id"), _int("rank", "Rank"), _int("grade", "Grade (1-10)"), _NAME),
+        "Costs TP by rank and grade from your bank in the Support Phase; paid each round from "
+        "the round after.",
+    ),
+    "promote": OrderType(
+        "Promote an officer",
+        "Support 5.1, R-8.2",
+        (
+            _OFFICER,
+            _int("rank", "New rank", help="optional"),
+            _int("grade", "New grade", help="optional"),
+            Field("tp", "Pay in TP", "bool", help="instead of a roll"),
+        ),
+    ),
+    "demote": OrderType(
+        "Demote an officer",
+        "Support 5.1, R-8.2",
+        (_OFFICER, _int("rank", "New rank")),
+        "Free; a demotion by choice costs the officer's rolls a penalty for a while.",
+    ),
+    "dismiss": OrderType("Dismiss an officer", "Support 5.1, R-8.2", (_OFFICER,)),
+    "assign_officer": OrderType(
+        "Put an officer aboard a craft or in command of a group",
+        "Support 5.1, R-8.2",
+        (
+            _OFFICER,
+            _ref("craft", "Aboard craft", "own_craft", help="or a group"),
+            _ref("group", "Or command group", "crewed"),
+        ),
+    ),
+    "bubble_hq": OrderType(
+        "Set up a command bubble's HQ",
+        "Support 5.2, R-8.3",
+        (_new_id("New bubble id"), Field("hex", "HQ hex", "hex", help="XXYY"), _OFFICER),
+        "Costs Ore to set up (R-8.3); its radius is its officer's grade.",
+    ),
+    "bubble_outpost": OrderType(
+        "Add an outpost to a bubble",
+        "Support 5.2.1, R-8.3",
+        (_BUBBLE, Field("hex", "Outpost hex", "hex", help="XXYY"), _OFFICER),
+    ),
+    "bubble_sensor": OrderType(
+        "Place a sensor",
+        "Support 5.2.2, R-8.3",
+        (_BUBBLE, _POST, Field("hex", "Sensor hex", "hex", help="XXYY")),
+        "Costs Ore to place and Ore each round to keep (R-8.3).",
+    ),
+    "post_officer": OrderType(
+        "Post an officer to a bubble's HQ or outpost",
+        "Support 5.2, R-8.3a",
+        (_BUBBLE, _POST, _OFFICER),
+    ),
+    "patrol": OrderType(
+        "Patrol from a bubble's post",
+        "Support 5.2.4, R-8.3",
+        (_ref("group", "Group", "groups"), _BUBBLE, _POST),
+    ),
+    "researchers": OrderType(
+        "Embark researchers",
+        "Support 4.3.2, R-8.1",
+        (_ref("craft", "Aboard craft", "own_craft"), _int("pl", "PL")),
+    ),
+    "appoint_diplomat": OrderType(
+        "Appoint a diplomat",
+        "Support 4.4.1, R-8.4",
+        (_new_id("New diplomat id"), _ref("craft", "Aboard craft", "own_craft"), _NAME),
+    ),
+    "recall_diplomat": OrderType(
+        "Recall a diplomat", "Support 4.4.1, R-8.4", (_ref("diplomat", "Diplomat", "diplomats"),)
+    ),
+    "diplomatic_mission": OrderType(
+        "Send a diplomat on a mission",
+        "Support 4.4, R-8.4",
+        (
+            _new_id("New mission id"),
+            _ref("diplomat", "Diplomat", "diplomats"),
+            _ref("target", "Target power", "other_powers"),
+            _enum("kind", "Mission", *MISSION_KINDS),
+            _ref("system", "System", "systems", help="optional"),
+            _int("gal", "Gal spent", help="optional"),
+            _int("tp", "TP spent", help="optional"),
+            _int("pl", "PL spent", help="optional"),
+        ),
+        "Spends the Gal, TP and PL given from your bank and stockpiles; the admin decides the "
+        "outcome, applied at the start of the next resolution.",
+    ),
+}
+ORDER_TYPES.update(COMMAND_TYPES)
+
 
 _INT = re.compile(r"^-?\d+$")
 

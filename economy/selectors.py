@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from economy.command_selectors import command_choices
 from economy.engine.codec import dump_state
 from economy.engine.resolve import resolve, round_rng
 from economy.events import Names, describe, in_words
@@ -114,7 +115,7 @@ def choices_for(power: Power) -> Choices:
             .exclude(pk=power.pk)
             .order_by("name")
         ],
-        fleet=fleet_choices(power),
+        fleet={**fleet_choices(power), **command_choices(power)},  # issue 16: its sources
     )
 
 

@@ -24,7 +24,7 @@ from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
-from economy.engine.validate import Catalog, check_order
+from economy.engine.validate import Catalog, after_pacts, check_order
 from economy.models import (
     LedgerLine,
     Order,
@@ -36,10 +36,12 @@ from economy.models import (
 )
 from economy.rounds import audit, audit_power, lock_open_round
 from economy.snapshot import export_state, load_state, save_state, write_state
+from economy.snapshot.fleet2 import pact_fleet
 from ftcamp.celery import app as celery_app
 from ftcamp.errors import Missing, Refused
 from notices import announce
 from powers.models import (
+    BattleRecord,
     Campaign,
     FleetGroup,
     Power,
@@ -93,8 +95,12 @@ def _checked(power: Power, payload: Any) -> dict[str, Any]:
 
 def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) -> list[str]:
     """Layer 2: the engine's entry rules, on a catalogue of only what the order names (a few
-    narrow queries, ``entry.catalog_for``), read without any lock."""
-    return check_order(catalog or entry.catalog_for(power, stored), power.key, stored)
+    narrow queries, ``entry.catalog_for``), read without any lock, with what battle records,
+    loans, transfers and captures change of who owns what (R-10.5, R-10.6; a few rows)."""
+    if catalog is None:
+        catalog = entry.catalog_for(power, stored)
+        after_pacts(catalog, pact_fleet(power.campaign_id))
+    return check_order(catalog, power.key, stored)
 
 
 def _assets(power: Power) -> int:
@@ -309,7 +315,7 @@ def submit_sheet(*, power: Power, actor: str, round_number: int | None = None) -
     audit_power(power, rnd, actor, "sheet_submitted")
     waiting = _powers_not_submitted(rnd)
     if not waiting:
-        if not rnd.paused:
+        if not rnd.paused and not _records_awaiting(rnd.campaign_id):
             enqueue_resolution(rnd.pk)
     elif len(waiting) == 1:
         transaction.on_commit(lambda: notifications.last_to_submit(rnd.pk, waiting[0]))
@@ -326,6 +332,21 @@ def withdraw_sheet(*, power: Power, actor: str, round_number: int | None = None)
     sheet.save(update_fields=["status", "submitted_at", "updated_at"])
     audit_power(power, rnd, actor, "sheet_withdrawn")
     return sheet
+
+
+def _records_awaiting(campaign_id: int) -> bool:
+    """R-10.6: a battle record awaits confirmation: the round does not resolve early."""
+    return BattleRecord.objects.filter(
+        campaign_id=campaign_id, status=BattleRecord.Status.PROPOSED
+    ).exists()
+
+
+def round_is_complete(rnd: Round) -> bool:
+    """Every power has submitted and no battle record awaits confirmation (R-10.6): the round
+    may resolve before its deadline (unless paused)."""
+    return (
+        not rnd.paused and not _powers_not_submitted(rnd) and not _records_awaiting(rnd.campaign_id)
+    )
 
 
 def _powers_not_submitted(rnd: Round) -> list[int]:
@@ -363,7 +384,9 @@ ADVISORY_NAMESPACE = 0x4654 << 48  # "FT": keeps these keys apart from any other
 
 
 def _is_due(rnd: Round, now: datetime) -> bool:
-    return bool(rnd.deadline and rnd.deadline <= now) or not _powers_not_submitted(rnd)
+    return bool(rnd.deadline and rnd.deadline <= now) or (
+        not _powers_not_submitted(rnd) and not _records_awaiting(rnd.campaign_id)
+    )
 
 
 def _advisory_key(round_id: int) -> int:
@@ -674,11 +697,16 @@ def sweep(*, now: datetime | None = None) -> list[int]:
     open_rounds = Round.objects.filter(status=RoundStatus.OPEN, paused=False).annotate(
         n_powers=Count("campaign__powers", distinct=True),
         n_submitted=Count("sheets", filter=Q(sheets__status=SheetStatus.SUBMITTED), distinct=True),
+        n_awaiting=Count(
+            "campaign__battles",
+            filter=Q(campaign__battles__status=BattleRecord.Status.PROPOSED),
+            distinct=True,
+        ),
     )
     due = [
         r.pk
         for r in open_rounds
-        if (r.deadline and r.deadline <= now) or r.n_submitted >= r.n_powers
+        if (r.deadline and r.deadline <= now) or (r.n_submitted >= r.n_powers and not r.n_awaiting)
     ]
     for round_id in due:
         enqueue_resolution(round_id)

@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from economy import api as economy_api
+from economy import battle_api, pact_api
 from powers import api as powers_api
 from trade import api as trade_api
 
@@ -35,5 +36,9 @@ urlpatterns = [
     path(C + "projection/", economy_api.Projection.as_view(), name="api-projection"),
     path(C + "reports/<int:number>/", economy_api.Report.as_view(), name="api-report"),
     path(C + "ledger/", economy_api.Ledger.as_view(), name="api-ledger"),
+    path(C + "battles/", battle_api.Battles.as_view(), name="api-battles"),
+    path(C + "battles/<str:key>/", battle_api.BattleAnswer.as_view(), name="api-battle"),
+    path(C + "pacts/", pact_api.Pacts.as_view(), name="api-pacts"),
+    path(C + "pacts/<str:key>/", pact_api.PactAnswer.as_view(), name="api-pact"),
     path("", include("trade.api_urls")),
 ]

@@ -151,6 +151,7 @@ class MapData:
     extra_hexes: tuple[Hex, ...] = field(default=())  # anything else that must be in view
     notice: str = ""  # attribution of the map's data, when it came from Traveller sector files
     size: tuple[int, int] | None = None  # the map bounds (cols, rows): nothing outside is drawn
+    battles: tuple[Hex, ...] = ()  # where a battle was fought (a marker, no contents)
 
 
 def ring_area(members: Iterable[Hex]) -> frozenset[Hex]:
@@ -345,6 +346,12 @@ def render_svg(data: MapData, *, size: float = HEX_SIZE, hex_url: str = "") -> s
         out.append(
             f'<g class="marker {_e(m.kind)}"><title>{_e(title)}</title>{shape}'
             f'<text class="count" x="{_f(mx + 3)}" y="{_f(my + 5)}">{m.count}</text></g>'
+        )
+    for fought in data.battles:  # that a battle was fought here, never what it did
+        cx, cy = centre_px(fought, size)
+        out.append(
+            f'<g class="marker battle" data-hex="{fought}"><title>A battle was fought here'
+            f'</title><text x="{_f(cx + size * 0.45)}" y="{_f(cy - size * 0.35)}">⚔</text></g>'
         )
     out.append("</g>")
     out.append("</svg>")

@@ -139,7 +139,7 @@ class ProposeInput(TermsInput):
 
 class RespondInput(serializers.Serializer[dict[str, Any]]):
     agreement = serializers.CharField(max_length=64)
-    action = serializers.ChoiceField(["accept", "decline", "counter"])
+    action = serializers.ChoiceField(["accept", "decline", "counter", "withdraw"])
     deposit = serializers.RegexField(r"^[0-9]{4}$", required=False)
     delivery = serializers.IntegerField(min_value=1, max_value=100_000, required=False)
     send_resource = serializers.CharField(max_length=3, required=False)
@@ -187,7 +187,8 @@ class Agreements(APIView):
 
 
 class RespondAgreement(APIView):
-    """Accept, decline, or counter (with new terms, from your side) an agreement."""
+    """Accept, decline, or counter (with new terms, from your side) an agreement; or withdraw
+    your own offer while it awaits the other party."""
 
     @extend_schema(
         request=RespondInput,
@@ -209,6 +210,8 @@ class RespondAgreement(APIView):
             services.counter_agreement(
                 power=power, key=agreement.key, terms=terms.terms(side), actor=who
             )
+        elif d["action"] == "withdraw":
+            services.withdraw_agreement(power=power, key=agreement.key, actor=who)
         else:
             services.answer_agreement(
                 power=power, key=agreement.key, accept=d["action"] == "accept", actor=who

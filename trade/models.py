@@ -351,6 +351,7 @@ class Agreement(CampaignScoped):
         PROPOSED = "proposed", "Proposed"
         ACCEPTED = "accepted", "Accepted"
         DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"  # by the party whose offer awaited an answer
         CLOSED = "closed", "Closed"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="agreements")

@@ -182,6 +182,24 @@ def _must_await(agreement: Agreement, power: Power) -> None:
 
 
 @transaction.atomic
+def withdraw_agreement(*, power: Power, key: str, actor: str) -> Agreement:
+    """The party whose offer awaits the other's answer takes it back (issue 15); the other
+    party declines instead."""
+    rnd = lock_open_round(power.campaign_id)
+    agreement = _locked_agreement(power, key)
+    if agreement.status != Agreement.Status.PROPOSED:
+        raise TradeError([f"agreement: it is {agreement.get_status_display().lower()}"])
+    if agreement.awaiting_id == power.pk:
+        raise TradeError(["agreement: it awaits your answer: decline it instead"])
+    agreement.status = Agreement.Status.WITHDRAWN
+    agreement.awaiting = None
+    agreement.save()
+    _history(agreement, power, "withdraw", rnd)
+    audit_power(power, rnd, actor, "agreement_withdrawn", agreement=agreement.key)
+    return agreement
+
+
+@transaction.atomic
 def counter_agreement(*, power: Power, key: str, terms: Terms, actor: str) -> Agreement:
     """Answer a proposal with new terms; the other party must now answer."""
     rnd = lock_open_round(power.campaign_id)

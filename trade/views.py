@@ -222,6 +222,8 @@ def agreement_act(request: HttpRequest, power: Power) -> None:
         services.counter_agreement(
             power=power, key=agreement.key, terms=terms_from(request.POST, side), actor=who
         )
+    elif action == "withdraw":
+        services.withdraw_agreement(power=power, key=agreement.key, actor=who)
     elif action == "hubs":
         services.name_hubs(
             power=power,
@@ -232,7 +234,7 @@ def agreement_act(request: HttpRequest, power: Power) -> None:
         )
     else:
         raise services.TradeError(
-            [f"action: expected accept, decline, counter or hubs, got {action!r}"]
+            [f"action: expected accept, decline, counter, withdraw or hubs, got {action!r}"]
         )
 
 

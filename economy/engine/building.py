@@ -41,44 +41,63 @@ class Payment:
     place: Hub | System | None
     hands: list[Craft]
     amount: int
+    kind: str = "construction"  # the rating it fills (R-10.2: a repairer's is "repair")
 
 
 def _payment(yard: Yard, build: Build, wanted: int | None) -> Payment | str:
-    """R-10.1, R-10.7: at most what the builders' ratings have left, what the build still
-    needs and the Ore usable there: ``wanted`` exactly (else the problem, R-0.2), or all it
-    can take."""
     hx, hands = _hands(yard, build)
+    return settle(yard, build, wanted, hx, hands)
+
+
+def settle(
+    yard: Yard,
+    build: Build,
+    wanted: int | None,
+    hx: str | None,
+    hands: list[Craft],
+    kind: str = "construction",
+) -> Payment | str:
+    """R-10.1, R-10.2, R-10.7: at most what the ``hands``' ratings have left, what the work
+    still needs and the Ore usable at ``hx``: ``wanted`` exactly (else the problem, R-0.2), or
+    all it can take."""
     need = build.cost - build.paid
-    rating = sum(yard.rating(c) for c in hands)
+    rating = sum(yard.rating(c, kind) for c in hands)
     place = yard.purse.place(build.power, hx) if hx else None
     have = yard.purse.usable(place, hx, "ore") if place and hx else 0
     if wanted is None:
-        return Payment(hx, place, hands, min(need, rating, have))
+        return Payment(hx, place, hands, min(need, rating, have), kind)
     if wanted > need:
         return f"ore: {build.id} needs {need} more, not {wanted}"
     if wanted > rating:
         return f"ore: its builders can convert {rating} into {build.id} this round"
     if wanted and (short := yard.purse.short(place, str(hx), "ore", wanted)):
         return short
-    return Payment(hx, place, hands, wanted)
+    return Payment(hx, place, hands, wanted, kind)
+
+
+def pay_in(yard: Yard, build: Build, pay: Payment, step: str, rule: str) -> bool:
+    """R-10.1, R-10.1a, R-10.2: the ratings are filled in listed order; the Ore becomes the
+    work's stockpile (``build:<id>``). True once it is paid in full."""
+    world = yard.world
+    world.books.step = step
+    if build.paid == build.cost:  # R-10.7: a repair of disabled systems only costs nothing
+        return True
+    if pay.amount == 0 or pay.place is None or pay.hx is None:
+        world.books.event("build.idle", powers=(build.power,), build=build.id)
+        return False
+    rest = pay.amount
+    for c in pay.hands:
+        share = min(rest, yard.rating(c, pay.kind))
+        yard.use(c, share, "build", pay.kind)
+        rest -= share
+    reason = f"into {build.id}"
+    yard.purse.take(build.power, pay.place, pay.hx, "ore", pay.amount, reason, rule, into=build)
+    return build.paid == build.cost
 
 
 def _pay(yard: Yard, build: Build, pay: Payment) -> None:
-    """R-10.1, R-10.1a: the builders' ratings are filled in listed order; the Ore becomes
-    the build's stockpile (``build:<id>``); paid in full, it is a craft."""
-    world = yard.world
-    world.books.step = "support.1.1"
-    if pay.amount == 0 or pay.place is None or pay.hx is None:
-        world.books.event("build.idle", powers=(build.power,), build=build.id)
-        return
-    rest = pay.amount
-    for c in pay.hands:
-        share = min(rest, yard.rating(c))
-        yard.use(c, share, "build")
-        rest -= share
-    reason = f"into {build.id}"
-    yard.purse.take(build.power, pay.place, pay.hx, "ore", pay.amount, reason, "R-10.1", into=build)
-    if build.paid == build.cost:
+    """R-10.1: paid in full, a build is a craft."""
+    if pay_in(yard, build, pay, "support.1.1", "R-10.1"):
         _complete(yard, build, pay.hands[0])
 
 
@@ -223,7 +242,7 @@ def adjust(yard: Yard) -> dict[str, Order]:
             world.reject(order, "ore: an unbuild takes no Ore (R-10.3)")
             continue
         if "builders" in order.fields:
-            if build.inside or build.kind == "unbuild":
+            if build.inside or build.kind != "build":
                 world.reject(order, "builders: only an external build changes its builders")
                 continue
             if not all(navy.capacity(navy.craft[c], "construction") for c in order["builders"]):

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
+from .codec_command import dump_bubble, dump_command, parse_command
 from .designs import npv_problem
 from .navy import Navy
+from .pacts import Battle, BattleCraft, Loan, Transfer
+
+# The readers live in ``reader`` (shared with ``codec_command``); the public names stay
+# importable from here.
+from .reader import CaseError as CaseError
+from .reader import _Context, _hex_list, _items, _Reader, _stock
+from .reader import is_hex as is_hex
+from .reader import parse_decimal as parse_decimal
 from .rules import derived_type
 from .state import (
     CAPACITIES,
@@ -48,178 +57,6 @@ from .state import (
 )
 
 
-class CaseError(ValueError):
-    """A malformed case: ``path`` names the offending field (contracts §1, exit 2)."""
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}")
-        self.path = path
-
-
-_MISSING = object()
-
-
-def is_hex(value: object) -> bool:
-    """R-0.5: four digits ``XXYY``, both parts 1-based."""
-    return (
-        isinstance(value, str)
-        and len(value) == 4
-        and value.isdigit()
-        and value[:2] != "00"
-        and value[2:] != "00"
-    )
-
-
-def parse_decimal(value: object) -> Decimal | None:
-    """Contracts §1: decimals are strings with at most 4 places; ``None`` if not one."""
-    if not isinstance(value, str):
-        return None
-    try:
-        d = Decimal(value)
-    except InvalidOperation:
-        return None
-    if not d.is_finite():
-        return None
-    exponent = d.as_tuple().exponent
-    if isinstance(exponent, int) and exponent < -4:
-        return None
-    return d
-
-
-class _Reader:
-    """Typed access to one JSON object, raising ``CaseError`` with the full path."""
-
-    def __init__(self, obj: object, path: str) -> None:
-        if not isinstance(obj, dict):
-            raise CaseError(path, "expected object")
-        self.obj: dict[str, Any] = obj
-        self.path = path
-
-    def at(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
-
-    def raw(self, key: str, default: object = _MISSING) -> Any:
-        if key not in self.obj:
-            if default is _MISSING:
-                raise CaseError(self.at(key), "missing required key")
-            return default
-        return self.obj[key]
-
-    def opt_int(self, key: str) -> int | None:
-        return None if self.raw(key, None) is None else self.int(key)
-
-    def int(self, key: str, default: object = _MISSING, *, minimum: int | None = 0) -> int:
-        v = self.raw(key, default)
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise CaseError(self.at(key), f"expected integer, got {v!r}")
-        if minimum is not None and v < minimum:
-            raise CaseError(self.at(key), f"expected integer >= {minimum}, got {v}")
-        return v
-
-    def text(self, key: str, default: object = _MISSING) -> str:
-        v = self.raw(key, default)
-        if not isinstance(v, str) or not v:
-            raise CaseError(self.at(key), f"expected non-empty string, got {v!r}")
-        return v
-
-    def opt_str(self, key: str) -> str | None:
-        v = self.raw(key, None)
-        if v is None:
-            return None
-        if not isinstance(v, str) or not v:
-            raise CaseError(self.at(key), f"expected string or null, got {v!r}")
-        return v
-
-    def bool(self, key: str, default: object = _MISSING) -> bool:
-        v = self.raw(key, default)
-        if not isinstance(v, bool):
-            raise CaseError(self.at(key), f"expected boolean, got {v!r}")
-        return v
-
-    def hex(self, key: str, default: object = _MISSING) -> str:
-        v = self.raw(key, default)
-        if not is_hex(v):
-            raise CaseError(self.at(key), f"expected hex XXYY, got {v!r}")
-        return str(v)
-
-    def choice(self, key: str, options: tuple[str, ...], default: object = _MISSING) -> str:
-        v = self.raw(key, default)
-        if v not in options:
-            raise CaseError(self.at(key), f"expected one of {', '.join(options)}, got {v!r}")
-        return str(v)
-
-    def list(self, key: str) -> list[Any]:
-        v = self.raw(key, [])
-        if v is None:
-            return []
-        if not isinstance(v, list):
-            raise CaseError(self.at(key), "expected list")
-        return v
-
-    def sub(self, key: str, default: object = _MISSING) -> _Reader:
-        return _Reader(self.raw(key, default), self.at(key))
-
-    def decimal(self, key: str) -> Decimal:
-        v = self.raw(key)
-        d = parse_decimal(v)
-        if d is None:
-            raise CaseError(self.at(key), f"expected decimal string (<= 4 places), got {v!r}")
-        return d
-
-
-def _items(r: _Reader, key: str) -> list[_Reader]:
-    return [_Reader(item, f"{r.at(key)}[{i}]") for i, item in enumerate(r.list(key))]
-
-
-def _stock(r: _Reader, key: str, resources: tuple[str, ...]) -> dict[str, int]:
-    sub = r.sub(key, {})
-    return {res: sub.int(res, 0) for res in resources}
-
-
-class _Context:
-    """What the per-object parsers share: the ids seen so far (unique across the case) and the
-    powers, hubs and systems that later objects may refer to."""
-
-    def __init__(self) -> None:
-        self.seen: dict[str, str] = {}
-        self.powers: set[str] = set()
-        self.hubs: set[str] = set()
-        self.systems: set[str] = set()
-
-    def new_id(self, item: _Reader) -> str:
-        ident = item.text("id")
-        if ident in self.seen:
-            raise CaseError(item.at("id"), f"duplicate id {ident!r} (also {self.seen[ident]})")
-        self.seen[ident] = item.path
-        return ident
-
-    def power(self, item: _Reader, key: str) -> str:
-        value = item.text(key)
-        if value not in self.powers:
-            raise CaseError(item.at(key), f"unknown power {value!r}")
-        return value
-
-    def power_or_none(self, item: _Reader, key: str) -> str | None:
-        return self.power(item, key) if item.raw(key, None) is not None else None
-
-    def power_list(self, item: _Reader, key: str) -> list[str]:
-        out = []
-        for i, who in enumerate(item.list(key)):
-            if who not in self.powers:
-                raise CaseError(f"{item.at(key)}[{i}]", f"unknown power {who!r}")
-            out.append(who)
-        return out
-
-
-def _hex_list(r: _Reader, key: str) -> list[str]:
-    out = []
-    for i, hx in enumerate(r.list(key)):
-        if not is_hex(hx):
-            raise CaseError(f"{r.at(key)}[{i}]", f"expected hex XXYY, got {hx!r}")
-        out.append(hx)
-    return out
-
-
 def parse_state(obj: object, path: str = "state") -> State:
     """Parse a contract state; raises ``CaseError`` naming the first bad path. One small
     parser per object; each sees the powers, hubs and systems parsed before it."""
@@ -254,6 +91,7 @@ def parse_state(obj: object, path: str = "state") -> State:
         _fleet(r, ctx, groups, statics),
     )
     Navy(state, {g.id: g for g in groups}, {s.id: s for s in statics}).refresh_all()  # R-10.7
+    state.command = parse_command(r, ctx, state)  # Support §4.3.2, §4.4, §5
     return state
 
 
@@ -455,8 +293,8 @@ def _bubble(b: _Reader, ctx: _Context) -> Bubble:
         ctx.new_id(b),
         ctx.power(b, "power"),
         b.hex("hq"),
-        b.int("radius"),
-        tuple(Outpost(o.hex("hex"), o.int("radius")) for o in _items(b, "outposts")),
+        b.int("radius", 0),  # R-8.3a: derived from the HQ officer's grade when it has one
+        tuple(Outpost(o.hex("hex"), o.int("radius", 0)) for o in _items(b, "outposts")),
         tuple(_hex_list(b, "sensors")),
     )
 
@@ -643,6 +481,7 @@ def _design(d: _Reader, power: str, catalogue: dict[str, Consumable]) -> Design:
         systems,
         _counts(d, "loadout", catalogue, "consumable"),
         d.bool("completed", False),
+        d.opt_str("studied_from"),
     )
 
 
@@ -704,6 +543,7 @@ def _craft(
         c.bool("captured", False),
         gantry,
         Workshop(ident, _counts(c, "workshop", catalogue, "consumable")),
+        _counts(c, "unready", catalogue, "consumable"),
     )
 
 
@@ -712,6 +552,8 @@ def _build(b: _Reader, ctx: _Context, designs: dict[str, Design], craft: dict[st
     ident = ctx.new_id(b)
     power = ctx.power(b, "power")
     kind = b.choice("kind", WORK_KINDS, "build")
+    if kind in REPAIR_KINDS:
+        return _repair_work(b, ident, power, kind, designs, craft)
     builders = []
     for i, cid in enumerate(b.list("builders")):
         if not isinstance(cid, str) or cid not in craft or craft[cid].power != power:
@@ -792,7 +634,218 @@ def _fleet(r: _Reader, ctx: _Context, groups: list[Group], statics: list[Static]
         catalogue,
         settings.int("design_tp", 0),
         limits,
+        *_pacts(r, ctx, craft, designs, carriers),
     )
+
+
+# --- Fleets II: repairs, rebuilds, refits; battle records, loans, transfers (R-10.2-R-10.6) ---
+
+REPAIR_KINDS = ("repair", "rebuild", "refit")
+
+
+def _repair_work(
+    b: _Reader,
+    ident: str,
+    power: str,
+    kind: str,
+    designs: dict[str, Design],
+    craft: dict[str, Craft],
+) -> Build:
+    """R-10.2, Support 1.5: a repair, rebuild or refit of ``craft`` at one builder or repairer:
+    ``systems`` the destroyed units it restores, ``fatigue`` what a rebuild removes; a refit's
+    ``design`` is the variant the craft becomes (the power's, of the same mobility)."""
+    target = craft.get(_known(b, "craft", craft, "craft"))
+    builders = b.list("builders")
+    if len(builders) != 1 or builders[0] not in craft or craft[builders[0]].power != power:
+        raise CaseError(b.at("builders"), f"expected one craft of {power}, got {builders!r}")
+    if target is None or target.power != power:
+        raise CaseError(b.at("craft"), f"craft {b.obj['craft']} is not {power}'s")
+    design = designs[target.design]
+    if kind == "refit":
+        design = designs[_known(b, "design", designs, "design")]
+        if design.power != power or design.mobility != designs[target.design].mobility:
+            raise CaseError(b.at("design"), f"not a {power} design of the craft's mobility")
+    units = {s.id: s.count for s in designs[target.design].systems}
+    cost = b.int("cost", minimum=1)
+    paid = b.int("paid", 0)
+    if paid >= cost:
+        raise CaseError(b.at("cost"), f"work done in full ({cost}) is no longer in progress")
+    return Build(
+        ident, power, kind, design.id, [builders[0]], False, None, cost, 0,
+        b.int("started", 1, minimum=1), {"ore": paid}, target.id, 0,
+        _counts(b, "systems", units, "system") if kind != "refit" else {},
+        b.int("fatigue", 0) if kind == "rebuild" else 0,
+    )  # fmt: skip
+
+
+def _pacts(
+    r: _Reader,
+    ctx: _Context,
+    craft: dict[str, Craft],
+    designs: dict[str, Design],
+    carriers: dict[str, Group | Static],
+) -> tuple[list[Battle], list[Loan], list[Transfer]]:
+    """R-10.5, R-10.6: confirmed battle records, loans and transfers (docs/rules.md)."""
+    new_into: dict[str, tuple[str, str]] = {}  # a new carrier of captured craft: (power, mobility)
+    battles = [_battle(b, ctx, craft, designs, carriers, new_into) for b in _items(r, "battles")]
+    taken: dict[str, str] = {}  # a carrier in a loan or transfer: which one
+
+    def claim(item: _Reader, key: str, ids: list[str], owner: str) -> None:
+        for i, cid in enumerate(ids):
+            where = f"{item.at(key)}[{i}]"
+            carrier = carriers.get(cid)
+            if carrier is None or carrier.power != owner:
+                raise CaseError(where, f"no group or static {cid!r} of {owner}")
+            if cid in taken:
+                raise CaseError(where, f"{cid} is already in {taken[cid]}")
+            taken[cid] = item.path
+
+    round_ = r.int("round", minimum=1)
+    loans = []
+    for item in _items(r, "loans"):
+        ident = ctx.new_id(item)
+        owner, borrower = ctx.power(item, "owner"), ctx.power(item, "borrower")
+        if owner == borrower:
+            raise CaseError(item.at("borrower"), "a power cannot lend to itself")
+        active = item.bool("active", False)
+        groups = [str(g) for g in item.list("groups")]
+        if not groups or not all(isinstance(carriers.get(g), Group) for g in groups):
+            raise CaseError(item.at("groups"), f"expected a list of group ids, got {groups!r}")
+        claim(item, "groups", groups, borrower if active else owner)
+        loans.append(Loan(ident, owner, borrower, groups, item.int("last", minimum=round_), active))
+    transfers = []
+    for item in _items(r, "transfers"):
+        ident = ctx.new_id(item)
+        owner, receiver = ctx.power(item, "owner"), ctx.power(item, "receiver")
+        if owner == receiver:
+            raise CaseError(item.at("receiver"), "a power cannot transfer to itself")
+        ids = [str(c) for c in item.list("carriers")]
+        if not ids:
+            raise CaseError(item.at("carriers"), "expected at least one group or static")
+        claim(item, "carriers", ids, owner)
+        crew_to = item.opt_str("crew_to")
+        if crew_to is not None and crew_to not in ctx.systems:
+            raise CaseError(item.at("crew_to"), f"unknown system {crew_to!r}")
+        transfers.append(Transfer(ident, owner, receiver, tuple(ids), crew_to))
+    return battles, loans, transfers
+
+
+def _battle(
+    b: _Reader,
+    ctx: _Context,
+    craft: dict[str, Craft],
+    designs: dict[str, Design],
+    carriers: dict[str, Group | Static],
+    new_into: dict[str, tuple[str, str]],
+) -> Battle:
+    """R-10.6: a record's powers (at least two) and its craft, each a craft of one of them."""
+    ident = ctx.new_id(b)
+    powers = ctx.power_list(b, "powers")
+    if len(set(powers)) < 2 or len(set(powers)) != len(powers):
+        raise CaseError(b.at("powers"), f"expected two or more distinct powers, got {powers!r}")
+    entries: list[BattleCraft] = []
+    for e in _items(b, "craft"):
+        target = craft.get(_known(e, "craft", craft, "craft"))
+        assert target is not None
+        if target.power not in powers:
+            raise CaseError(e.at("craft"), f"{target.id} belongs to {target.power}, not in it")
+        if any(x.craft == target.id for x in entries):
+            raise CaseError(e.at("craft"), f"{target.id} is listed twice")
+        design = designs[target.design]
+        units = {s.id: s.count for s in design.systems}
+        destroyed = _counts(e, "systems_destroyed", units, "system")
+        disabled = _counts(e, "systems_disabled", units, "system")
+        for sid, count in units.items():
+            if destroyed.get(sid, 0) + disabled.get(sid, 0) > count:
+                raise CaseError(e.at("systems_destroyed"), f"{sid}: more than its {count} units")
+        captor = ctx.power_or_none(e, "captured_by")
+        into = e.opt_str("into")
+        if captor is not None:
+            if captor == target.power or captor not in powers or e.bool("destroyed", False):
+                raise CaseError(e.at("captured_by"), "another power in the battle, not destroyed")
+            if into is None:
+                raise CaseError(e.at("into"), "a captured craft goes into a group or static")
+            _check_into(e, into, captor, design.mobility, carriers, ctx, new_into)
+        entries.append(
+            BattleCraft(
+                target.id,
+                e.bool("destroyed", False),
+                "systems_destroyed" in e.obj or "systems_disabled" in e.obj,
+                destroyed,
+                disabled,
+                e.int("cf_lost", 0),
+                captor,
+                into if captor else None,
+            )
+        )
+    return Battle(ident, b.hex("hex"), tuple(powers), tuple(entries))
+
+
+def _check_into(
+    e: _Reader,
+    into: str,
+    captor: str,
+    mobility: str,
+    carriers: dict[str, Group | Static],
+    ctx: _Context,
+    new_into: dict[str, tuple[str, str]],
+) -> None:
+    """R-10.6: captured craft go into a carrier of the captor of their mobility, or a new one."""
+    carrier = carriers.get(into)
+    kind = Group if mobility == "mobile" else Static
+    if carrier is not None:
+        if carrier.power != captor or not isinstance(carrier, kind):
+            raise CaseError(e.at("into"), f"{into} is not a {kind.__name__.lower()} of {captor}")
+    elif into in ctx.seen or new_into.get(into, (captor, mobility)) != (captor, mobility):
+        raise CaseError(e.at("into"), f"id {into!r} is already used")
+    else:
+        new_into[into] = (captor, mobility)
+
+
+def dump_pacts(f: Fleet) -> dict[str, Any]:
+    """The contract shape of battle records, loans and transfers (docs/rules.md, issue 15)."""
+    return {
+        "battles": [
+            {
+                "id": b.id,
+                "hex": b.hex,
+                "powers": list(b.powers),
+                "craft": [_dump_battle_craft(e) for e in b.craft],
+            }
+            for b in f.battles
+        ],
+        "loans": [
+            {
+                "id": x.id,
+                "owner": x.owner,
+                "borrower": x.borrower,
+                "groups": list(x.groups),
+                "last": x.last,
+                "active": x.active,
+            }
+            for x in f.loans
+        ],
+        "transfers": [
+            {
+                "id": t.id,
+                "owner": t.owner,
+                "receiver": t.receiver,
+                "carriers": list(t.carriers),
+                "crew_to": t.crew_to,
+            }
+            for t in f.transfers
+        ],
+    }
+
+
+def _dump_battle_craft(e: BattleCraft) -> dict[str, Any]:
+    out: dict[str, Any] = {"craft": e.craft, "destroyed": e.destroyed, "cf_lost": e.cf_lost}
+    if e.damage:
+        out.update(systems_destroyed=dict(e.systems_destroyed))
+        out.update(systems_disabled=dict(e.systems_disabled))
+    if e.captured_by:
+        out.update(captured_by=e.captured_by, into=e.into)
+    return out
 
 
 def dump_design(d: Design) -> dict[str, Any]:
@@ -812,6 +865,7 @@ def dump_design(d: Design) -> dict[str, Any]:
         ],
         "loadout": dict(sorted(d.loadout.items())),
         "completed": d.completed,
+        "studied_from": d.studied_from,
     }
 
 
@@ -828,10 +882,12 @@ def dump_craft(c: Craft) -> dict[str, Any]:
         "fatigue": c.fatigue,
         "destroyed": dict(sorted(c.destroyed.items())),
         "disabled": dict(sorted(c.disabled.items())),
-        "consumables": {k: n for k, n in sorted(c.store.items()) if k != "cf" and n},
+        "consumables": {k: n for k, n in sorted(c.store.items()) if k not in ("cf", "pl") and n},
+        "passengers": c.store.get("pl", 0),  # researchers and staff aboard (Support §3.3)
         "workshop": {k: n for k, n in sorted(c.workshop.store.items()) if n},
         "captured": c.captured,
         "gantry": c.gantry,
+        "unready": dict(sorted(c.unready.items())),
     }
 
 
@@ -853,6 +909,8 @@ def dump_build(b: Build) -> dict[str, Any]:
         out.update(craft=b.craft, worked=b.worked)
     else:
         out["paid"] = b.paid
+    if b.kind in REPAIR_KINDS:
+        out.update(craft=b.craft, systems=dict(sorted(b.systems.items())), fatigue=b.fatigue)
     return out
 
 
@@ -865,6 +923,7 @@ def dump_fleet(f: Fleet) -> dict[str, Any]:
         "designs": [dump_design(d) for d in f.designs],
         "craft": [dump_craft(c) for c in f.craft],
         "builds": [dump_build(b) for b in f.builds],
+        **dump_pacts(f),
         "fleet": {
             "design_tp": f.design_tp,
             "group_limits": {
@@ -997,20 +1056,11 @@ def dump_state(state: State) -> dict[str, Any]:
             }
             for s in state.shipments
         ],
-        "bubbles": [
-            {
-                "id": b.id,
-                "power": b.power,
-                "hq": b.hq,
-                "radius": b.radius,
-                "outposts": [{"hex": o.hex, "radius": o.radius} for o in b.outposts],
-                "sensors": list(b.sensors),
-            }
-            for b in state.bubbles
-        ],
+        "bubbles": [dump_bubble(b) for b in state.bubbles],
         "agreements": [dump_agreement(a) for a in state.agreements],
         "un": {"motions": [dump_motion(m) for m in state.motions]},
         **dump_fleet(state.fleet),
+        **dump_command(state.command),
     }
 
 

@@ -4,15 +4,15 @@ R-10.3, R-10.4, R-10.7, R-2b)."""
 
 from __future__ import annotations
 
-from . import building, unbuild
+from collections.abc import Callable
+
+from . import building, refit, repair, unbuild
 from .codec import parse_design
 from .make import make
-from .state import Group, Static
+from .owners import new_carrier
+from .state import Build, Group, Order
 from .world import World
 from .yard import Yard
-
-EMPTY_GROUP = {"troops": 0, "ep": 0}
-EMPTY_STATIC = {"pl": 0, "troops": 0, "ep": 0}
 
 
 def register(world: World, yard: Yard) -> None:
@@ -80,19 +80,8 @@ def form_groups(world: World, yard: Yard) -> None:
         yard.claim(order["id"])
         old = {o.id: o for c in members if (o := navy.carrier(c)) is not None}
         hx = hexes.pop()
-        carrier: Group | Static
-        if "static" in mobility:
-            # its civilian status and capacities follow from its craft (navy.refresh)
-            carrier = Static(order["id"], order.power, hx, True, 0, 0, EMPTY_STATIC.copy())
-            world.state.statics.append(carrier)
-            world.statics[carrier.id] = carrier
-            world.statics_at[hx] = sorted([*world.statics_at[hx], carrier], key=lambda s: s.id)
-        else:
-            carrier = Group(
-                order["id"], order.power, hx, "none", 0, EMPTY_GROUP.copy(), 0, False, "none", kind
-            )
-            world.state.groups.append(carrier)
-            world.groups[carrier.id] = carrier
+        static = "static" in mobility
+        carrier = new_carrier(world, order["id"], order.power, hx, static=static, kind=kind)
         for c in members:
             c.orbit = None
             if isinstance(carrier, Group):
@@ -113,7 +102,22 @@ def form_groups(world: World, yard: Yard) -> None:
     world.reindex_groups()
 
 
-NEW_WORK = {"build": building.start_build, "unbuild": unbuild.start_unbuild, "make": make}
+NEW_WORK = {
+    "build": building.start_build,
+    "unbuild": unbuild.start_unbuild,
+    "make": make,
+    "repair": repair.start_repair,  # Support 1.2, R-10.2
+    "rebuild": repair.start_rebuild,
+    "refit": refit.start_refit,  # Support 1.5
+}
+#: R-10.7: work in progress of each kind, advanced oldest first (an unbuild takes no Ore order)
+ADVANCE: dict[str, Callable[[Yard, Build, Order | None], None]] = {
+    "build": building.advance,
+    "unbuild": unbuild.advance_unbuild,
+    "repair": repair.advance,
+    "rebuild": repair.advance,
+    "refit": refit.advance_refit,
+}
 
 
 def construction(world: World) -> None:
@@ -126,13 +130,9 @@ def construction(world: World) -> None:
     building.gantries(world, set_up=False)
     navy = world.navy
     for work in sorted(navy.fleet.builds, key=lambda b: (b.started, b.id)):
-        if work.kind == "unbuild":
-            world.books.step = "support.1.3"
-            unbuild.advance_unbuild(yard, work)
-        else:
-            building.advance(yard, work, ore.get(work.id))
+        ADVANCE[work.kind](yard, work, ore.get(work.id))
     new = sorted(
-        (o for t in ("build", "unbuild", "make") for o in world.orders.get(t, ())),
+        (o for t in NEW_WORK for o in world.orders.get(t, ())),
         key=lambda o: (o.power, o.index),
     )
     for order in new:

@@ -71,8 +71,8 @@ def _targets(world: World, order: Order) -> list[Craft] | None:
     navy = world.navy
     if "group" in order.fields:
         group = world.groups.get(order["group"])
-        if group is None:
-            world.reject(order, f"group: no group {order['group']} this round")
+        if group is None or group.power != order.power:  # a transfer not made (Support 1.6.2)
+            world.reject(order, f"group: no group {order['group']} of yours this round")
             return None
         craft = navy.members(group)
         if not craft:
@@ -80,7 +80,7 @@ def _targets(world: World, order: Order) -> list[Craft] | None:
             return None
         return craft
     one = navy.craft.get(order["craft"])
-    if one is None:
+    if one is None or one.power != order.power:
         world.reject(order, f"craft: {order['craft']} is not a finished craft this round")
         return None
     return [one]

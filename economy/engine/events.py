@@ -68,6 +68,12 @@ def _unbuilt(d: Data) -> str:
     return f"{d['craft']} unbuilt at {d['builder']}: {got}"
 
 
+def _restocked(d: Data) -> str:
+    items = ", ".join(f"{n} {k}" for k, n in d["items"].items())
+    text = f"{d['from_craft']} restocks {d['craft']}: {items}"
+    return text + (" (engaged: those systems begin the battle disabled)" if d["unready"] else "")
+
+
 def _distributed(d: Data) -> str:
     shares = ", ".join(f"{s['hex']} {s['ore']} ore {s['bio']} bio" for s in d["shares"])
     return f"hub {d['hub']} distributed by hand: {shares}"
@@ -143,7 +149,70 @@ TEXTS: dict[str, str | Callable[[Data], str]] = {
         " (R-7.4a)"
     ),
     "supply.full": "{carrier} stores {storage} EP: {rest} EP not taken (R-10.7)",
+    # Fleets II (issue 15): battle records, repair, refit, restock, loans, transfers, study
+    "battle.fought": "a battle was fought at {hex}",
+    "battle.entry_skipped": "battle {battle}: {craft} not changed: {why}",
+    "battle.destroyed": "battle {battle}: {craft} destroyed",
+    "battle.damaged": (
+        "battle {battle}: {craft} has {destroyed} system units destroyed, {disabled} disabled,"
+        " lost {cf_lost} CF"
+    ),
+    "battle.captured": "battle {battle}: {craft} captured by {captor} into {carrier}",
+    "work.ended": "{build} on {craft} ended: {why}",
+    "work.started": "{build}: {work} of {craft} started, cost {cost} ore",
+    "work.waits": "{build} waits: its repairer or builder cannot work on {craft} this round",
+    "work.completed": (
+        "{build}: {work} of {craft} completed, fatigue {fatigue_before}% -> {fatigue}%"
+    ),
+    "work.refitted": "{build}: {craft} refitted as {design_name}",
+    "restock.done": _restocked,
+    "loan.started": "loan {loan}: {groups!j} lent by {owner} to {borrower} until round {last}",
+    "loan.failed": "loan {loan} not made: {why}",
+    "loan.ended": "loan {loan} ended: {groups!j} back with {owner}",
+    "transfer.done": "transfer {transfer}: {carrier} given to {receiver}; crew home to {system!n}",
+    "transfer.failed": "transfer {transfer} not made: {why}",
+    "design.studied": "design {design} ({design_name}) studied from {craft}: registered free",
 }
+
+
+# Support §4.3.2, §4.4, §5: command and intelligence.
+TEXTS.update(
+    {
+        "officer.commissioned": "{officer} commissioned: rank {rank}, grade {grade}",
+        "officer.promoted": "{officer} promoted: rank {rank}, grade {grade}",
+        "officer.demoted": (
+            "{officer} demoted to rank {rank}: {rolls} to officer rolls for {rounds} rounds"
+        ),
+        "officer.unpaid": "{officer} unpaid: demoted to rank {rank} (R-8.2a)",
+        "officer.dismissed": "{officer} dismissed",
+        "officer.reserve": "{officer} leaves {left} for the reserve",
+        "officer.assigned": "{officer} assigned: craft {craft!n}, group {group!n}",
+        "officer.posted": "{officer} commands {hex} of bubble {bubble}",
+        "bubble.set_up": "bubble {bubble}: HQ at {hex}",
+        "bubble.outpost": "bubble {bubble}: outpost at {hex}",
+        "sensor.placed": "bubble {bubble}: sensor at {hex}",
+        "sensor.removed": "bubble {bubble}: sensor at {hex} removed ({why})",
+        "post.removed": "bubble {bubble}: post at {hex} removed",
+        "patrol.assigned": "{group} patrols from {hex}",
+        "patrol.released": "{group} no longer patrols from {hex}",
+        "research.mission": (
+            "{craft} at {hex}: {capacity}/10 x {researchers}/25 x {factor} = {tp} TP (R-8.1)"
+        ),
+        "special_interest.announced": (
+            "Area of Special Interest announced at {hex}: active rounds {starts}-{ends}"
+        ),
+        "special_interest.ended": "Area of Special Interest at {hex} ended in round {round}",
+        "diplomat.appointed": "diplomat {diplomat} appointed aboard {craft}",
+        "diplomat.recalled": "diplomat {diplomat} recalled",
+        "mission.declared": "mission {mission} ({mission_kind}) declared against {target}",
+        "mission.resolved": (
+            "mission {mission} ({mission_kind}) of {sender} against {target}: {outcome}"
+        ),
+        "mission.revealed": "mission {mission} reveals: {facts!j}",
+        "mission.moved": "mission {mission}: {amount} of {wanted} {resource} moved",
+        "mission.loyalty": "mission {mission}: {system} loyalty {before} -> {after}",
+    }
+)
 
 
 def fill(template: str | Callable[[Data], str], data: Data) -> str:

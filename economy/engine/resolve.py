@@ -1,9 +1,10 @@
 """``resolve(state, orders)``: one campaign round in the fixed order of steps (R-2).
 
 Fleet declarations and EP consumed -> Resource Phase §1-§5 (with §5.3 agreements) -> Support
-Phase §1, §3, §4, §6, §7 in the seed's order (R-2c) -> UN Meeting (R-6.3, R-6.4). Repair,
-refit and transfers (§1.2, §1.5, §1.6), restock (§2), researchers (§3.3), diplomats (§4.4),
-officers and command bubbles (§5) have their places in that order and are not modelled yet.
+Phase §1 (with repair, rebuild and refit, §1.2, §1.5, and loans, transfers and design study,
+§1.6), §2 restock, §3, §4, §5, §6, §7 in the seed's order (R-2c) -> UN Meeting (R-6.3, R-6.4).
+Confirmed battle records (R-10.6), then the admin's outcomes of diplomatic missions (R-8.4a)
+apply first, with the fleet declarations.
 """
 
 from __future__ import annotations
@@ -16,19 +17,26 @@ from typing import Any
 
 from . import (
     agreements,
+    battles,
+    bubbles,
     construction,
     crew,
+    diplomats,
     distribution,
     fleet,
     guild,
     hub_setup,
     hubs,
+    lending,
     loyalty,
     market,
+    missions,
+    officers,
     primaries,
     production,
     projects,
     research,
+    restock,
     shipments,
     supply,
     tidy,
@@ -41,6 +49,9 @@ from .validate import check_orders
 from .world import World
 
 STEPS = (
+    ("fleet.battles", battles.apply_records),  # R-10.6: with the fleet declarations
+    ("round.start", diplomats.outcomes),  # R-8.4a: the admin's outcomes of earlier missions
+    ("fleet.immunity", diplomats.immunity),  # R-2a, Support §4.4.1
     ("fleet", fleet.declare_groups),
     ("fleet.ep", supply.consume),
     ("resource.1", loyalty.resolve_loyalty),
@@ -52,17 +63,27 @@ STEPS = (
     ("resource.5", distribution.trade_out),
     ("resource.5.3", agreements.dispatch),
     ("support.1", construction.construction),
+    ("support.1 aboard", diplomats.stranded),
+    ("support.1.6", lending.hand_over),  # loans, transfers, design study
+    ("support.2", restock.restock),
     ("support.3.1", troops.secondary),
     ("support.3.2", crew.crew),
+    ("support.3.3", missions.researchers),
     ("support.3.4", supply.supply),
     ("support.4.1.1", hub_setup.setup),
     ("support.4.1.2", hub_setup.maintain),
     ("support.4.2", guild.guild),
     ("support.4 primaries", primaries.primaries),
+    ("support.5.1 pay", officers.pay_officers),  # R-5.9: right after Primary upkeep
     ("support.4.3.1", research.research),
+    ("support.4.3.2", missions.research_missions),
+    ("support.4.4", diplomats.diplomats),
+    ("support.5.1", officers.officers),
+    ("support.5.2", bubbles.bubbles),
     ("support.6", projects.projects),
     ("support.7", tidy.tidy),
     ("end of support", hub_setup.drop_unpaid),
+    ("loans end", lending.end_loans),  # R-10.5a
     ("agreements closed", agreements.close),
     ("un", un.meeting),
 )

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from .command_state import Command
+from .pacts import Battle, Loan, Transfer
+
 RESOURCES_AT_PLACE = ("ore", "bio", "pl")  # R-1.2: resources with a location
 PRODUCED = ("ore", "gal", "bio")  # R-3.3: what the bonus and planetary shifts apply to
 EDGES = ("ore>bio", "bio>gal", "gal>ore")  # R-6.1: the market cycle
@@ -46,7 +49,8 @@ CAPACITIES = (
     "ep_storage",  # R-7.4
     "flag_bridge",  # R-8.2: flag officers need one
 )
-WORK_KINDS = ("build", "unbuild")  # R-10.1, R-10.3: work in progress at builders
+# R-10.1, R-10.3: work in progress at builders; R-10.2, §1.5: repairs, rebuilds and refits
+WORK_KINDS = ("build", "unbuild", "repair", "rebuild", "refit")
 
 
 @dataclass(slots=True)
@@ -282,13 +286,22 @@ class Shipment:
 
 @dataclass(slots=True)
 class Outpost:
+    """Support §5.2.1: an outpost, with its officer, its own sensors and its patrols (R-8.3a)."""
+
     hex: str
     radius: int
+    officer: str | None = None
+    sensors: tuple[str, ...] = ()
+    patrols: tuple[str, ...] = ()  # group ids on Hold-Patrol here (Support §5.2.4)
+
+    def copy(self) -> Outpost:
+        return Outpost(self.hex, self.radius, self.officer, self.sensors, self.patrols)
 
 
 @dataclass(slots=True)
 class Bubble:
-    """Support §5.2: carried through; covers every hex within radius of the HQ or an outpost."""
+    """Support §5.2: covers every hex within radius of the HQ or an outpost. ``sensors`` and
+    ``patrols`` are the HQ's; with an ``officer`` the radius is its grade (R-8.3a)."""
 
     id: str
     power: str
@@ -296,6 +309,20 @@ class Bubble:
     radius: int
     outposts: tuple[Outpost, ...] = ()
     sensors: tuple[str, ...] = ()
+    officer: str | None = None
+    patrols: tuple[str, ...] = ()
+
+    def copy(self) -> Bubble:
+        return Bubble(
+            self.id,
+            self.power,
+            self.hq,
+            self.radius,
+            tuple(o.copy() for o in self.outposts),
+            self.sensors,
+            self.officer,
+            self.patrols,
+        )
 
 
 @dataclass(slots=True)
@@ -413,6 +440,7 @@ class Design:
     systems: tuple[DesignSystem, ...]
     loadout: dict[str, int] = field(default_factory=dict)
     completed: bool = False
+    studied_from: str | None = None  # Support 1.6.3: the design of another power it copies
 
     def copy(self) -> Design:
         return Design(
@@ -427,6 +455,7 @@ class Design:
             self.systems,
             dict(self.loadout),
             self.completed,
+            self.studied_from,
         )
 
 
@@ -464,6 +493,8 @@ class Craft:
     captured: bool = False  # R-10.3: unbuilt for floor(NPV / 2)
     gantry: str | None = None
     workshop: Workshop = field(default_factory=lambda: Workshop("", {}))
+    # Support 2.0: consumables restocked while engaged, whose systems begin the battle disabled
+    unready: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.workshop.craft != self.id:
@@ -492,6 +523,7 @@ class Craft:
             self.captured,
             self.gantry,
             Workshop(self.id, dict(self.workshop.store)),
+            dict(self.unready),
         )
 
 
@@ -516,8 +548,10 @@ class Build:
     surcharge: int
     started: int  # round
     store: dict[str, int]  # "ore" paid so far
-    craft: str | None = None  # unbuild
+    craft: str | None = None  # unbuild, repair, rebuild, refit: the craft worked on
     worked: int = 0  # unbuild
+    systems: dict[str, int] = field(default_factory=dict)  # repair, rebuild: units restored
+    fatigue: int = 0  # rebuild: the fatigue (%) it removes (R-10.2)
 
     @property
     def where(self) -> str:
@@ -542,6 +576,8 @@ class Build:
             dict(self.store),
             self.craft,
             self.worked,
+            dict(self.systems),
+            self.fatigue,
         )
 
 
@@ -574,6 +610,9 @@ class Fleet:
     catalogue: dict[str, Consumable] = field(default_factory=dict)
     design_tp: int = 0
     group_limits: dict[str, GroupLimit] = field(default_factory=dict)
+    battles: list[Battle] = field(default_factory=list)  # R-10.6: confirmed, applied once
+    loans: list[Loan] = field(default_factory=list)  # R-10.5, R-10.5a
+    transfers: list[Transfer] = field(default_factory=list)  # Support 1.6.2
 
     def copy(self) -> Fleet:
         return Fleet(
@@ -583,6 +622,9 @@ class Fleet:
             self.catalogue,
             self.design_tp,
             self.group_limits,
+            list(self.battles),
+            [loan.copy() for loan in self.loans],
+            list(self.transfers),
         )
 
 
@@ -604,6 +646,7 @@ class State:
     motions: list[Motion] = field(default_factory=list)  # R-6.4: the ``un`` key
     map_size: tuple[int, int] | None = None  # contracts §1 ``map.size``: (cols, rows)
     fleet: Fleet = field(default_factory=lambda: Fleet())  # R-10: designs, craft, builds
+    command: Command = field(default_factory=lambda: Command())  # Support §4.3.2, §4.4, §5
 
     def copy(self) -> State:
         """A deep copy of everything mutable (immutable parts are shared)."""
@@ -619,11 +662,12 @@ class State:
             [i.copy() for i in self.invasions],
             self.market.copy(),
             [s.copy() for s in self.shipments],
-            list(self.bubbles),
+            [b.copy() for b in self.bubbles],
             [a.copy() for a in self.agreements],
             [m.copy() for m in self.motions],
             self.map_size,
             self.fleet.copy(),
+            self.command.copy(),
         )
 
 

@@ -59,8 +59,8 @@ def supply(world: World) -> None:
     navy = world.navy
     for order in world.orders.get("supply_ep", ()):
         carrier = world.groups.get(order["into"]) or world.statics.get(order["into"])
-        if carrier is None:
-            world.reject(order, f"into: no group or static {order['into']} this round")
+        if carrier is None or carrier.power != order.power:  # a transfer not made (§1.6.2)
+            world.reject(order, f"into: no group or static {order['into']} of yours this round")
             continue
         storage = navy.ep_storage(carrier)
         wanted: int = order["ep"]

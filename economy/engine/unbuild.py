@@ -30,7 +30,7 @@ def start_unbuild(yard: Yard, order: Order) -> None:
         if craft is builder
         else f"craft: {craft.id} is not at {builder.id}'s hex"
         if navy.hex_of(craft) != navy.hex_of(builder)
-        else f"craft: {craft.id} is already being unbuilt"
+        else f"craft: {craft.id} is already being unbuilt, repaired, rebuilt or refitted"
         if any(b.craft == craft.id for b in navy.fleet.builds)
         else f"craft: {craft.id} has work or craft in orbit with it"
         if navy.in_orbit.get(craft.id) or any(craft.id in b.builders for b in navy.fleet.builds)
@@ -51,10 +51,11 @@ def start_unbuild(yard: Yard, order: Order) -> None:
     return None
 
 
-def advance_unbuild(yard: Yard, work: Build) -> None:
+def advance_unbuild(yard: Yard, work: Build, _: Order | None = None) -> None:
     """R-10.3, R-10.7: an unbuild advances by the builder's rating in NPV while the craft is
-    in its hex; the Ore comes back when it completes."""
+    in its hex; the Ore comes back when it completes (it takes no Ore order)."""
     world = yard.world
+    world.books.step = "support.1.3"
     navy = world.navy
     builder = navy.craft.get(work.builders[0])
     craft = navy.craft.get(str(work.craft))

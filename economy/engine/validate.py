@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .codec import CaseError, is_hex, parse_design_systems
+from .command_state import MAX_GRADE, MISSION_KINDS
 from .designs import npv_problem
 from .hexgrid import on_map
 from .rules import hex_of, map_bounds
@@ -21,6 +22,7 @@ from .state import (
     GROUP_ORDERS,
     GROUP_STATUSES,
     MOBILITIES,
+    Fleet,
     Order,
     State,
 )
@@ -41,11 +43,12 @@ class Catalog:
     ids: set[str]
     bounds: tuple[int, int] | None = None  # contracts §1 ``map.size`` (cols, rows)
     fleet: FleetCatalog = field(default_factory=lambda: FleetCatalog())  # R-10
+    command: dict[str, dict[str, str]] = field(default_factory=dict)  # kind -> id -> power
 
     @classmethod
     def of(cls, state: State, sheets: Iterable[tuple[str, int, Any]] = ()) -> Catalog:
         """``sheets`` (power, index, raw order) add the ids their orders create (R-10.1a)."""
-        return cls(
+        cat = cls(
             {p.id for p in state.powers},
             {g.id: g.power for g in state.groups},
             {s.id: s.power for s in state.statics},
@@ -54,7 +57,10 @@ class Catalog:
             state_ids(state),
             map_bounds(state.map_size, state.hexes),
             FleetCatalog.of(state, sheets),
+            command_owners(state),
         )
+        after_pacts(cat, state.fleet)
+        return cat
 
 
 def state_ids(state: State) -> set[str]:
@@ -67,10 +73,30 @@ def state_ids(state: State) -> set[str]:
     ids.update(m.id for m in state.motions)
     for fleet_objs in (state.fleet.designs, state.fleet.craft, state.fleet.builds):
         ids.update(o.id for o in fleet_objs)
+    c = state.command
+    for command_objs in (c.officers, c.diplomats, c.missions):
+        ids.update(o.id for o in command_objs)
     return ids
 
 
-PROMISES = {"register_design": "design", "build": "craft", "form_group": "carrier"}
+def command_owners(state: State) -> dict[str, dict[str, str]]:
+    """Support §4.4, §5: who owns each officer, bubble and diplomat."""
+    c = state.command
+    return {
+        "officer": {o.id: o.power for o in c.officers},
+        "bubble": {b.id: b.power for b in state.bubbles},
+        "diplomat": {d.id: d.power for d in c.diplomats},
+    }
+
+
+PROMISES = {
+    "register_design": "design",
+    "build": "craft",
+    "form_group": "carrier",
+    "commission": "officer",  # Support §5: commissioned in §5.1, posted in §5.2
+    "bubble_hq": "bubble",
+    "appoint_diplomat": "diplomat",  # Support §4.4: appointed, then given a mission
+}
 
 
 @dataclass(slots=True)
@@ -84,6 +110,9 @@ class FleetCatalog:
     build_owner: dict[str, str] = field(default_factory=dict)
     kinds: set[str] = field(default_factory=set)
     promised: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (kind, power)
+    lent: dict[str, str] = field(default_factory=dict)  # R-10.5: loaned group or craft -> owner
+    captured: set[str] = field(default_factory=set)  # Support 1.6.3: never studied
+    given: dict[str, str] = field(default_factory=dict)  # a transfer's carrier -> its receiver
 
     @classmethod
     def of(cls, state: State, sheets: Iterable[tuple[str, int, Any]]) -> FleetCatalog:
@@ -278,6 +307,8 @@ def _fleet_id(kind: str, *tables: Callable[[Catalog], dict[str, str]], promise: 
             made = cat.fleet.promised.get(v)
             if owner is None and made is not None and made[0] == promise:
                 owner = made[1]
+            if promise == "carrier" and v in cat.fleet.given:  # Support 1.6.2: §1.6 is before §3
+                owner = cat.fleet.given[v]
         # Another power's and none at all get the same answer (issue 11: no leak).
         return None if owner == power else f"no such {kind} of yours: {v!r}"
 
@@ -434,6 +465,188 @@ FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
 }
 
 
+# Fleets II (issue 15): repair, rebuild, refit, restock, design study (R-10.2-R-10.5)
+FIELDS.update(
+    {
+        "repair": {
+            "id": (_new_id, REQUIRED),
+            "craft": (_craft, REQUIRED),
+            "repairer": (_craft, REQUIRED),
+            "ore": (_count, OPTIONAL),
+        },
+        "rebuild": {
+            "id": (_new_id, REQUIRED),
+            "craft": (_craft, REQUIRED),
+            "builder": (_craft, REQUIRED),
+            "remove_fatigue": (_bool, OPTIONAL),
+            "ore": (_count, OPTIONAL),
+        },
+        "refit": {
+            "id": (_new_id, REQUIRED),
+            "craft": (_craft, REQUIRED),
+            "builder": (_craft, REQUIRED),
+            "design": (_design, REQUIRED),
+            "ore": (_count, OPTIONAL),
+        },
+        "restock": {
+            "source": (_craft, REQUIRED),
+            "target": (_craft, REQUIRED),
+            "items": (_loadout, OPTIONAL),
+            "if_engaged": (_enum("abandon", "disabled"), OPTIONAL),
+        },
+        "study_design": {
+            "id": (_new_id, REQUIRED),
+            "craft": (_craft, REQUIRED),
+            "builder": (_craft, REQUIRED),
+        },
+    }
+)
+
+
+def after_pacts(cat: Catalog, fleet: Fleet) -> None:
+    """Who owns what for the round's orders: confirmed battle records apply before any order
+    (R-10.6: destroyed craft are gone, captured ones the captor's, with the craft in orbit with
+    them, and a new carrier they go into too); a transfer's carriers are the receiver's to crew
+    and supply (promised, §1.6 comes before §3); loaned groups and craft keep their owner."""
+    owners = cat.fleet.craft_owner
+    orbit: dict[str, list[str]] = {}
+    for c in fleet.craft:
+        if c.orbit is not None:
+            orbit.setdefault(c.orbit, []).append(c.id)
+        if c.captured:
+            cat.fleet.captured.add(c.id)
+    designs = {d.id: d for d in fleet.designs}
+    mobility = {c.id: designs[c.design].mobility for c in fleet.craft}
+    for record in fleet.battles:
+        for e in record.craft:
+            for cid in (e.craft, *orbit.get(e.craft, ())):
+                if e.destroyed:
+                    owners.pop(cid, None)
+                elif e.captured_by is not None:
+                    owners[cid] = e.captured_by
+                    cat.fleet.captured.add(cid)
+            if e.captured_by is not None and e.into is not None:
+                table = cat.group_owner if mobility[e.craft] == "mobile" else cat.static_owner
+                table.setdefault(e.into, e.captured_by)
+                cat.ids.add(e.into)
+    for transfer in fleet.transfers:
+        for cid in transfer.carriers:
+            cat.fleet.given[cid] = transfer.receiver
+    lent = cat.fleet.lent
+    lent.update((gid, loan.owner) for loan in fleet.loans if loan.active for gid in loan.groups)
+    lent.update((c.id, lent[c.group]) for c in fleet.craft if c.group in lent)
+
+
+def _pact_checks(cat: Catalog, power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:
+    """Support 1.6.1, R-2a, R-10.5: what a borrower may not order for a loaned group, and
+    Support 1.6.3: captured craft are never studied."""
+    lent = cat.fleet.lent
+    if kind == "declare_group" and (owner := lent.get(o["group"])) in o.get("engages", ()):
+        yield f"engages: {o['group']} is on loan from {owner} and may not engage it (R-2a)"
+    elif kind == "crew" and (owner := lent.get(str(o.get("group") or o.get("craft")))):
+        yield f"crew: on loan from {owner}: the borrower cannot re-crew it (Support 1.6.1)"
+    elif kind in ("unbuild", "refit") and (owner := lent.get(o["craft"])):
+        yield f"craft: {o['craft']} is on loan from {owner}: only its owner may {kind} it"
+    elif kind == "build" and (lent_builder := next((b for b in o["builders"] if b in lent), None)):
+        yield (
+            f"builders: {lent_builder} is on loan from {lent[lent_builder]}: it repairs and"
+            " makes for the borrower, but does not build (its craft would stay in orbit with"
+            " it when it returns)"
+        )
+    elif kind == "study_design" and o["craft"] in cat.fleet.captured:
+        yield f"craft: {o['craft']} was captured: captured craft can never be studied"
+
+
+# --- command and intelligence (Support §3.3, §4.4, §5; docs/rules.md) -------------------------
+
+
+def _command_id(kind: str) -> Check:
+    return _fleet_id(kind, lambda cat: cat.command.get(kind, {}), promise=kind)
+
+
+def _grade(_: Catalog, __: str, v: Any) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_GRADE:
+        return f"expected an integer 1..{MAX_GRADE} (Support §5.1.3), got {v!r}"
+    return None
+
+
+def _target(cat: Catalog, power: str, v: Any) -> str | None:
+    if not isinstance(v, str) or v not in cat.powers:
+        return f"unknown power {v!r}"
+    return "a diplomat's mission targets another power" if v == power else None
+
+
+_officer = _command_id("officer")
+_bubble = _command_id("bubble")
+_diplomat = _command_id("diplomat")
+
+#: Support §3.3, §4.4, §5: the engine's command orders (their web forms: economy.orderforms).
+COMMAND_FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
+    "commission": {
+        "id": (_new_id, REQUIRED),
+        "rank": (_posint, REQUIRED),
+        "grade": (_grade, REQUIRED),
+        "name": (_text, OPTIONAL),
+    },
+    "promote": {
+        "officer": (_officer, REQUIRED),
+        "rank": (_posint, OPTIONAL),
+        "grade": (_grade, OPTIONAL),
+        "tp": (_bool, OPTIONAL),
+    },
+    "demote": {"officer": (_officer, REQUIRED), "rank": (_posint, REQUIRED)},
+    "dismiss": {"officer": (_officer, REQUIRED)},
+    "assign_officer": {
+        "officer": (_officer, REQUIRED),
+        "craft": (_finished, OPTIONAL),
+        "group": (_crew_group, OPTIONAL),
+    },
+    "bubble_hq": {
+        "id": (_new_id, REQUIRED),
+        "hex": (_hex, REQUIRED),
+        "officer": (_officer, REQUIRED),
+    },
+    "bubble_outpost": {
+        "bubble": (_bubble, REQUIRED),
+        "hex": (_hex, REQUIRED),
+        "officer": (_officer, REQUIRED),
+    },
+    "bubble_sensor": {
+        "bubble": (_bubble, REQUIRED),
+        "post": (_hex, REQUIRED),
+        "hex": (_hex, REQUIRED),
+    },
+    "post_officer": {
+        "bubble": (_bubble, REQUIRED),
+        "post": (_hex, REQUIRED),
+        "officer": (_officer, REQUIRED),
+    },
+    "patrol": {
+        "group": (_group, REQUIRED),
+        "bubble": (_bubble, REQUIRED),
+        "post": (_hex, REQUIRED),
+    },
+    "researchers": {"craft": (_finished, REQUIRED), "pl": (_posint, REQUIRED)},
+    "appoint_diplomat": {
+        "id": (_new_id, REQUIRED),
+        "craft": (_finished, REQUIRED),
+        "name": (_text, OPTIONAL),
+    },
+    "recall_diplomat": {"diplomat": (_diplomat, REQUIRED)},
+    "diplomatic_mission": {
+        "id": (_new_id, REQUIRED),
+        "diplomat": (_diplomat, REQUIRED),
+        "target": (_target, REQUIRED),
+        "kind": (_enum(*MISSION_KINDS), REQUIRED),
+        "system": (_system, OPTIONAL),
+        "gal": (_count, OPTIONAL),
+        "tp": (_count, OPTIONAL),
+        "pl": (_count, OPTIONAL),
+    },
+}
+FIELDS.update(COMMAND_FIELDS)
+
+
 def _cross_checks(power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:
     """Rules between fields of one order (contracts §1 order table)."""
     if kind == "market_sell":
@@ -488,6 +701,7 @@ def check_order(catalog: Catalog, power: str, raw: Any) -> list[str]:
             errors.append(f"{name}: {problem}")
     if not errors:
         errors.extend(_cross_checks(power, kind, raw))
+        errors.extend(_pact_checks(catalog, power, kind, raw))
     return errors
 
 

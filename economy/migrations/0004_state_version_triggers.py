@@ -93,8 +93,9 @@ def uninstall(apps: Any, schema_editor: Any) -> None:
 class Migration(migrations.Migration):
     dependencies = [
         ("economy", "0003_round_state_version"),
-        ("powers", "0006_fleet_scoped_fks"),
-        ("trade", "0010_tradehub_name"),
+        # after every table of the state exists (issues 15 and 16 added theirs)
+        ("powers", "0011_command"),
+        ("trade", "0011_agreement_withdrawn"),
     ]
 
     operations = [migrations.RunPython(install, uninstall)]

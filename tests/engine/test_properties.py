@@ -42,7 +42,7 @@ ORDER_TYPES = [
     "guild_leave", "designate_primary", "drop_primary", "nominate_homeworld",
     "research_project", "recruit_troops", "home_defense", "planetary_project", "distribute",
     "embark", "hub_extend", "register_design", "build", "adjust_build", "unbuild", "make",
-    "form_group", "crew", "supply_ep",
+    "form_group", "crew", "supply_ep", "repair", "rebuild", "refit", "restock", "study_design",
 ]  # fmt: skip
 SMALL = st.integers(min_value=0, max_value=60)
 KEEP_FIELD = st.sampled_from([True] * 19 + [False])
@@ -409,6 +409,15 @@ def orders_for(draw: st.DrawFn, state: dict[str, Any]) -> list[tuple[str, int, A
                            "kind": st.sampled_from(["standard", "civilian"])},
             "crew": {"group": pick(groups), "craft": pick(own_craft), "cf": st.integers(0, 6)},
             "supply_ep": {"into": pick(carriers or ["nope"]), "ep": amount},
+            "repair": {"id": new_id, "craft": pick(own_craft), "repairer": pick(own_craft),
+                       "ore": st.integers(0, 30)},
+            "rebuild": {"id": new_id, "craft": pick(own_craft), "builder": pick(own_craft),
+                        "remove_fatigue": st.booleans()},
+            "refit": {"id": new_id, "craft": pick(own_craft), "builder": pick(own_craft),
+                      "design": pick(own_designs)},
+            "restock": {"source": pick(own_craft), "target": pick(own_craft),
+                        "if_engaged": st.sampled_from(["abandon", "disabled"])},
+            "study_design": {"id": new_id, "craft": pick(own_craft), "builder": pick(own_craft)},
         }  # fmt: skip
         for index in range(draw(st.integers(0, 8))):
             kind = draw(st.sampled_from(ORDER_TYPES))
@@ -585,12 +594,20 @@ def fleet_scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, in
                 "inside": inside, "hex": None if inside else hx, "cost": cost,
                 "surcharge": 0, "paid": draw(st.integers(0, cost - 1)), "started": 1}  # fmt: skip
 
+    g2 = draw(st.sampled_from(["p0", "p1"]))
     groups = [
         {"id": "g0", "power": "p0", "hex": "0103", "troop_space": 0, "ep": draw(st.integers(0, 9)),
          "order": draw(st.sampled_from(["hold_build", "hold_build", "hold_repair", "none"])),
          "status": draw(st.sampled_from(["none", "none", "stood_off", "engaged"]))},
         {"id": "g1", "power": "p1", "hex": "0301", "order": "hold_build", "ep": 9},
+        # issue 15: a group to lend, give or fight over, restocked while engaged or not
+        {"id": "g2", "power": g2, "hex": "0103",
+         "order": draw(st.sampled_from(["hold_maintain", "hold_restock", "none"])),
+         "status": draw(st.sampled_from(["none", "stood_off", "engaged", "retreated"])),
+         "ep": draw(st.integers(0, 3))},
     ]  # fmt: skip
+    wear = st.fixed_dictionaries({"b1": st.integers(0, 1), "trp": st.integers(0, 1)})
+    pacts = fleet_pacts(draw, g2)
     state = campaign(
         round=2,
         powers={p: draw(n) for p in POWERS},
@@ -605,18 +622,25 @@ def fleet_scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, in
         designs=[d for p in ("p0", "p1") for d in designs_for(draw, p)],
         craft=[
             {"id": "y0", "power": "p0", "design": "p0-yard", "static": "t0", "crew": 4},
-            {"id": "k0", "power": "p0", "design": "p0-tender", "group": "g0", "gantry": draw(hx0)},
+            {"id": "k0", "power": "p0", "design": "p0-tender", "group": "g0", "gantry": draw(hx0),
+             "workshop": draw(st.sampled_from([{}, {"fighter": 3}]))},
             {"id": "f0", "power": "p0", "design": "p0-frig", "group": "g0",
              "crew": draw(st.integers(0, 5)), "fatigue": draw(st.integers(0, 120)),
              "consumables": draw(st.sampled_from([{}, {"mine": 2}]))},
             {"id": "o0", "power": "p0", "design": "p0-frig", "orbit": "y0"},
             {"id": "o1", "power": "p0", "design": "p0-frig", "orbit": "k0"},
+            {"id": "f2", "power": g2, "design": "p0-frig", "group": "g2", "crew": 2,
+             "fatigue": draw(st.integers(0, 250)), "destroyed": draw(wear),
+             "consumables": draw(st.sampled_from([{}, {"fighter": 3}])),
+             "unready": draw(st.sampled_from([{}, {"mine": 1}]))},
             {"id": "y1", "power": "p1", "design": "p1-yard", "static": "t1", "crew": 4},
             {"id": "k1", "power": "p1", "design": "p1-tender", "group": "g1", "gantry": "0301"},
         ],
         builds=[w for w in (wip("w0", "p0", "y0", "0101"), wip("w1", "p0", "k0", "0103"),
-                            wip("w2", "p1", "k1", "0301")) if draw(st.booleans())],
+                            wip("w2", "p1", "k1", "0301"), repair_wip(draw))
+                if draw(st.booleans())],
         fleet={"design_tp": draw(st.sampled_from([0, 0, 10]))},
+        **pacts,
     )  # fmt: skip
     amount = draw(st.integers(0, 60))
     some = st.integers(1, 60)
@@ -647,6 +671,21 @@ def fleet_scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, in
         ("p1", {"type": "build", "id": "m1", "design": "p1-frig", "builders": ["y1", "k1"]}),
         ("p1", {"type": "make", "builder": "y1", "kind": "fighter", "count": draw(few)}),
         ("p1", {"type": "supply_ep", "into": "g1", "ep": draw(some)}),
+        # issue 15: repair, rebuild, refit, restock, design study, a borrower's declaration
+        ("p0", {"type": "repair", "id": "r5", "craft": "f0", "repairer": "k0"}),
+        ("p0", {"type": "repair", "id": "r6", "craft": "f2", "repairer": "y0", "ore": amount}),
+        ("p0", {"type": "rebuild", "id": "r7", "craft": "f0", "builder": "y0",
+                "remove_fatigue": draw(st.booleans())}),
+        ("p0", {"type": "refit", "id": "r8", "craft": "f0", "builder": "k0",
+                "design": draw(st.sampled_from(["p0-tender", "z"]))}),
+        ("p0", {"type": "restock", "source": draw(st.sampled_from(["y0", "k0", "f2"])),
+                "target": draw(st.sampled_from(["f0", "f2", "o0"])),
+                "if_engaged": draw(st.sampled_from(["abandon", "disabled"]))}),
+        ("p0", {"type": "adjust_build", "build": "r4", "ore": amount}),
+        ("p1", {"type": "study_design", "id": "sd", "craft": "f2", "builder": "y1"}),
+        ("p1", {"type": "declare_group", "group": "g2", "engages": ["p0"]}),
+        ("p1", {"type": "unbuild", "id": "u3", "craft": "f2", "builder": "y1"}),
+        ("p1", {"type": "repair", "id": "r9", "craft": "f2", "repairer": "k1"}),
     ]  # fmt: skip
     picks = draw(st.lists(st.sampled_from(range(len(menu))), max_size=14))
     counts: dict[str, int] = defaultdict(int)
@@ -656,6 +695,50 @@ def fleet_scenarios(draw: st.DrawFn) -> tuple[dict[str, Any], list[tuple[str, in
         sheet.append((power, counts[power], order))
         counts[power] += 1
     return state, sheet
+
+
+def repair_wip(draw: st.DrawFn) -> dict[str, Any]:
+    """R-10.2: a repair, rebuild or refit of f0 in progress at k0 or y0."""
+    kind = draw(st.sampled_from(["repair", "rebuild", "refit"]))
+    cost = draw(st.integers(1, 40))
+    return {"id": "r4", "power": "p0", "kind": kind, "craft": "f0",
+            "design": "p0-tender" if kind == "refit" else "p0-frig",
+            "builders": [draw(st.sampled_from(["k0", "y0"]))], "cost": cost,
+            "paid": draw(st.integers(0, cost - 1)), "started": 1, "systems": {"b1": 1},
+            "fatigue": draw(st.integers(0, 50)) if kind == "rebuild" else 0}  # fmt: skip
+
+
+def fleet_pacts(draw: st.DrawFn, g2: str) -> dict[str, Any]:
+    """R-10.5, R-10.6: a battle record at 0103 (damage, capture or loss, some entries for craft
+    not there), a loan of g2 (starting or ending) and transfers (some blocked by work)."""
+    other = "p1" if g2 == "p0" else "p0"
+    entries = [
+        {"craft": "f0", "systems_destroyed": {"b1": draw(st.integers(0, 2))},
+         "systems_disabled": {"trp": draw(st.integers(0, 1))}, "cf_lost": draw(st.integers(0, 3))},
+        draw(st.sampled_from([
+            {"craft": "f2", "destroyed": True},
+            {"craft": "f2", "captured_by": other,
+             "into": draw(st.sampled_from(["pz", "g1" if other == "p1" else "g0"]))},
+            {"craft": "f2", "cf_lost": 1},
+        ])),
+        {"craft": "k1", "destroyed": draw(st.booleans())},  # not at 0103: skipped
+        {"craft": "k0", "destroyed": draw(st.booleans())},
+    ]  # fmt: skip
+    out: dict[str, Any] = {}
+    if draw(st.booleans()):
+        out["battles"] = [{"id": "b1", "hex": "0103", "powers": ["p0", "p1"],
+                           "craft": [e for e in entries if draw(st.booleans())]}]  # fmt: skip
+    if draw(st.booleans()):
+        active = g2 == "p1"
+        out["loans"] = [{"id": "l1", "owner": "p0", "borrower": "p1", "groups": ["g2"],
+                         "last": draw(st.integers(2, 3)), "active": active}]  # fmt: skip
+    elif draw(st.booleans()):
+        carriers = draw(st.sampled_from([["g2"], ["g0"], ["t0"]]))
+        owner = g2 if carriers == ["g2"] else "p0"
+        receiver = "p1" if owner == "p0" else "p0"
+        out["transfers"] = [{"id": "t9", "owner": owner, "receiver": receiver, "carriers": carriers,
+                             "crew_to": draw(st.sampled_from([None, "a", "b"]))}]  # fmt: skip
+    return out
 
 
 def holdings(state: State) -> dict[tuple[str, str], int]:

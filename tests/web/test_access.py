@@ -53,6 +53,11 @@ POLICY = {
     "order-move": "owner",
     "declare": "owner",
     "fleet": "owner",
+    "battles": "owner",
+    "battle-enter": "owner",
+    "battle-act": "owner",
+    "pact-propose": "owner",
+    "pact-act": "owner",
     "fleet-design": "owner",
     "fleet-design-check": "owner",
     "sheet-submit": "owner",
@@ -81,6 +86,10 @@ POLICY = {
     "api-projection": "member",
     "api-report": "member",
     "api-ledger": "member",
+    "api-battles": "member",  # each sees only the records it is in (test_battle_records)
+    "api-battle": "member",
+    "api-pacts": "member",  # each sees only its own (test_pacts)
+    "api-pact": "member",
 }
 # Other apps' routes keep their own policy tables next to their urls, merged here.
 POLICY.update(ROUTE_POLICY)
@@ -150,6 +159,7 @@ def url_for(name: str, pattern: str, world: World) -> str:
         "token": "set-password",
         "hex": "0101",
         "digest": "0" * 64,
+        "key": "br-00000000",
     }
     kwargs = {k: values[k] for k in re.findall(r"<(?:\w+:)?(\w+)>", pattern)}
     return reverse(name, kwargs=kwargs)

@@ -281,3 +281,23 @@ def test_api_numbers_out_of_range_are_400(world: World, change: dict[str, int]) 
     )
     assert response.status_code == 400
     assert not Agreement.objects.exists()
+
+
+def test_the_party_whose_offer_awaits_withdraws_it(world: World, client: Client) -> None:
+    """Issue 15: withdraw, for the party that made the offer awaiting an answer; the party
+    it awaits declines instead."""
+    p0, p1 = world.powers[0], world.powers[1]
+    ag = services.propose_agreement(power=p0, partner_key="p1", terms=terms(), actor="a")
+    with pytest.raises(services.TradeError, match="decline it instead"):
+        services.withdraw_agreement(power=p1, key=ag.key, actor="b")
+    client.force_login(world.users[0])
+    page = client.get(reverse("agreements", args=[world.campaign.pk, "p0"])).content.decode()
+    assert 'value="withdraw"' in page
+    client.post(
+        reverse("agreement-act", args=[world.campaign.pk, "p0"]),
+        {"agreement": ag.key, "action": "withdraw"},
+    )
+    ag.refresh_from_db()
+    assert (ag.status, ag.awaiting_id) == ("withdrawn", None)
+    with pytest.raises(services.TradeError, match="withdrawn"):
+        services.answer_agreement(power=p1, key=ag.key, accept=True, actor="b")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 from django.http import QueryDict
 
-from economy.engine.validate import FIELDS
+from economy.engine.validate import COMMAND_FIELDS, FIELDS
 from economy.orderforms import ORDER_TYPES, form_values, payload_from
 
 
 def test_every_engine_order_type_has_a_form_with_the_same_fields() -> None:
     assert set(ORDER_TYPES) == set(FIELDS)
+    assert set(COMMAND_FIELDS) <= set(ORDER_TYPES)  # issue 16's command orders have forms
     for kind, spec in ORDER_TYPES.items():
         assert {f.name for f in spec.fields if f.engine} == set(FIELDS[kind]), kind
 

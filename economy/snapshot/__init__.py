@@ -62,6 +62,8 @@ from economy.engine.state import (
     Static as StaticState,
 )
 from economy.models import Round
+from economy.snapshot.command import load_command, save_command
+from economy.snapshot.fleet2 import load_pacts, save_pacts
 from powers.db import bulk_update, hex_code
 from powers.models import (
     BubbleOutpost,
@@ -118,7 +120,7 @@ def write_state(campaign: Campaign, state: dict[str, Any]) -> None:
 
 
 def load_state(campaign: Campaign) -> State:
-    """The campaign's current state (28 queries, whatever its size)."""
+    """The campaign's current state (40 queries, whatever its size)."""
     cid = campaign.pk
     power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
     # looked up by nullable foreign keys too: no hub, no key
@@ -185,6 +187,7 @@ def load_state(campaign: Campaign) -> State:
     # R-10.7: groups' and statics' figures follow from their craft, as when a state is parsed
     groups = {g.id: g for g in state.groups}
     Navy(state, groups, {s.id: s for s in state.statics}).refresh_all()
+    load_command(campaign.pk, power_key, state)  # Support §4.4, §5: after the groups' figures
     return state
 
 
@@ -366,7 +369,8 @@ def _group_values(g: Group, pid: dict[str, int]) -> dict[str, Any]:
 
 def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | None = None) -> Fleet:
     """R-10: the catalogue, the settings, designs with their systems, craft, and work in
-    progress with its builders in order (7 queries); with ``power``, only that power's."""
+    progress with its builders in order (7 queries), and the campaign's pacts (5,
+    ``economy.snapshot.fleet2``); with ``power``, only that power's, without pacts."""
     cid = campaign.pk
     scope = {"campaign_id": cid} if power is None else {"power_id": power.pk}
     systems = _design_systems(**{f"design__{k}": v for k, v in scope.items()})
@@ -383,6 +387,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             tuple(systems[d.pk]),
             dict(d.loadout),
             d.completed,
+            d.studied_from or None,
         )
         for d in Design.objects.filter(**scope).order_by("key")
     ]
@@ -401,6 +406,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             captured,
             hex_code(gcol, grow) or None,
             Workshop(key, dict(workshop)),
+            dict(unready),
         )
         for (
             key,
@@ -418,6 +424,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             gcol,
             grow,
             workshop,
+            unready,
         ) in Craft.objects.filter(**scope).order_by("key").values_list(*CRAFT_FIELDS)
     ]
     builders: dict[int, list[str]] = defaultdict(list)
@@ -442,6 +449,8 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             {"ore": b["paid"]},
             b["craft__key"],
             b["worked"],
+            dict(b["systems"]),
+            b["fatigue"],
         )
         for b in Build.objects.filter(**scope).order_by("key").values(*BUILD_FIELDS)
     ]
@@ -458,6 +467,8 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             g.kind: GroupLimitState(g.points, g.officers)
             for g in GroupLimit.objects.filter(campaign_id=cid).order_by("kind")
         },
+        # a power's own fleet pages read its pacts through their selectors (issue 15)
+        *(load_pacts(cid, power_key) if power is None else ()),
     )
 
 
@@ -488,6 +499,7 @@ CRAFT_FIELDS = (
     "gantry_col",
     "gantry_row",
     "workshop",
+    "unready",
 )
 BUILD_FIELDS = (
     "id",
@@ -504,6 +516,8 @@ BUILD_FIELDS = (
     "started",
     "paid",
     "worked",
+    "systems",
+    "fatigue",
 )
 
 
@@ -564,11 +578,12 @@ def _load_market(cid: int, power_key: dict[int, str]) -> Market:
 
 
 def _load_bubbles(cid: int, power_key: dict[int, str]) -> list[Bubble]:
+    # in the state's order: outposts and sensors are written anew, in order, on each save
     outposts: dict[int, list[Outpost]] = defaultdict(list)
-    for o in BubbleOutpost.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
+    for o in BubbleOutpost.objects.filter(bubble__campaign_id=cid).order_by("id"):
         outposts[o.bubble_id].append(Outpost(str(o), o.radius))
     sensors: dict[int, list[str]] = defaultdict(list)
-    for s in BubbleSensor.objects.filter(bubble__campaign_id=cid).order_by("col", "row"):
+    for s in BubbleSensor.objects.filter(bubble__campaign_id=cid).order_by("id"):
         sensors[s.bubble_id].append(str(s))
     return [
         Bubble(
@@ -816,12 +831,14 @@ def save_state(campaign: Campaign, state: State) -> None:
         delete=False,
     )
     _save_fleet(campaign, state.fleet, pid, group_rows, static_rows)
+    save_pacts(campaign, state.fleet, pid, state.round)
     _drop(FleetGroup, [g for key, g in groups_now.items() if key not in group_rows])
     _drop(Static, [s for key, s in statics_now.items() if key not in static_rows])
     _save_market(campaign, state.market, pid)
     _save_bubbles(campaign, state.bubbles, pid)
     _save_agreements(campaign, state.agreements, pid, hub_rows)
     _save_motions(campaign, state.motions, pid, state.round)
+    save_command(campaign, state, pid)  # last: officers and posts point at craft and outposts
 
 
 def _save_fleet(
@@ -869,6 +886,7 @@ def _save_fleet(
             "destroyed": dict(sorted(c.destroyed.items())),
             "disabled": dict(sorted(c.disabled.items())),
             "captured": c.captured,
+            "unready": dict(sorted(c.unready.items())),
             "gantry_col": gantry[0],
             "gantry_row": gantry[1],
         }
@@ -908,6 +926,8 @@ def _save_fleet(
                 "started": b.started,
                 "paid": b.paid,
                 "worked": b.worked,
+                "systems": dict(sorted(b.systems.items())),
+                "fatigue": b.fatigue,
             }
             for b in fleet.builds
         },
@@ -958,6 +978,7 @@ def _save_designs(
                 "crew": d.crew,
                 "loadout": dict(sorted(d.loadout.items())),
                 "completed": d.completed,
+                "studied_from": d.studied_from or "",
             }
             for d in designs
         },

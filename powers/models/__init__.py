@@ -20,7 +20,7 @@ from economy.engine.state import CAPACITIES
 from economy.engine.validate import hex_problem
 from powers.db import CampaignScoped, hex_code, key_validator, scoped_unique_id
 
-COORD = [MinValueValidator(1), MaxValueValidator(99)]
+COORD: list[MinValueValidator | MaxValueValidator] = [MinValueValidator(1), MaxValueValidator(99)]
 
 
 def coord_checks(prefix: str, col: str = "col", row: str = "row") -> list[models.CheckConstraint]:
@@ -730,6 +730,9 @@ class Design(CampaignScoped):
     completed = models.BooleanField(
         default=False, help_text="A craft of it has been finished (no more +10 %, R-10.1)."
     )
+    studied_from = models.CharField(
+        max_length=64, blank=True, help_text="Support 1.6.3: the other power's design it copies."
+    )
 
     class Meta:
         ordering = ["campaign", "key"]
@@ -834,6 +837,12 @@ class Craft(CampaignScoped):
         default=dict, blank=True, help_text="Stored in its workshop space: {kind: count}"
     )
     captured = models.BooleanField(default=False)
+    unready = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Support 2.0: restocked while engaged, beginning the battle disabled "
+        "{kind: count}",
+    )
     gantry_col = models.PositiveSmallIntegerField(null=True, blank=True, validators=COORD)
     gantry_row = models.PositiveSmallIntegerField(null=True, blank=True, validators=COORD)
 
@@ -921,6 +930,9 @@ class Craft(CampaignScoped):
 class WorkKind(models.TextChoices):
     BUILD = "build", "Build"
     UNBUILD = "unbuild", "Unbuild"
+    REPAIR = "repair", "Repair"
+    REBUILD = "rebuild", "Rebuild"
+    REFIT = "refit", "Refit"  # Support 1.5
 
 
 class Build(CampaignScoped):
@@ -940,7 +952,7 @@ class Build(CampaignScoped):
         null=True,
         blank=True,
         related_name="unbuilds",
-        help_text="The craft being unbuilt (unbuilds only).",
+        help_text="The craft worked on (all work but builds).",
     )
     builders = models.ManyToManyField(Craft, through="BuildBuilder", related_name="work")
     inside = models.BooleanField(default=False, help_text="In its builder's workshop space.")
@@ -951,6 +963,12 @@ class Build(CampaignScoped):
     started = models.PositiveIntegerField(default=1, validators=[MinValueValidator(1)])
     paid = models.BigIntegerField("Ore paid", default=0)
     worked = models.BigIntegerField(default=0, help_text="NPV unbuilt so far (unbuilds).")
+    systems = models.JSONField(
+        default=dict, blank=True, help_text="Repairs, rebuilds: destroyed units restored."
+    )
+    fatigue = models.PositiveIntegerField(
+        default=0, help_text="Rebuilds: the fatigue (%) it removes (R-10.2)."
+    )
 
     class Meta:
         verbose_name = "build in progress"
@@ -970,13 +988,13 @@ class Build(CampaignScoped):
             ),
             models.CheckConstraint(
                 condition=Q(kind=WorkKind.BUILD, craft__isnull=True)
-                | Q(kind=WorkKind.UNBUILD, craft__isnull=False),
-                name="build_unbuild_names_its_craft",
-                violation_error_message="An unbuild names its craft; a build names none.",
+                | (~Q(kind=WorkKind.BUILD) & Q(craft__isnull=False)),
+                name="build_work_names_its_craft",
+                violation_error_message="Work on a craft names it; a build names none.",
             ),
             models.CheckConstraint(
                 condition=Q(kind=WorkKind.BUILD, inside=False, col__gte=1, row__gte=1)
-                | (Q(col__isnull=True, row__isnull=True) & (Q(inside=True) | Q(kind="unbuild"))),
+                | (Q(col__isnull=True, row__isnull=True) & (Q(inside=True) | ~Q(kind="build"))),
                 name="build_external_has_a_hex",
                 violation_error_message="An external build has a hex; an inside one has none.",
             ),
@@ -994,15 +1012,19 @@ class Build(CampaignScoped):
         errors: dict[str, str] = {}
         if self.design_id and self.power_id and self.design.power_id != self.power_id:
             errors["design"] = "Build one of its own power's designs."
-        if self.kind == WorkKind.UNBUILD:
+        if self.kind != WorkKind.BUILD:
             if not self.craft_id:
-                errors["craft"] = "Name the craft being unbuilt."
+                errors["craft"] = "Name the craft worked on."
             elif self.craft is not None and self.craft.power_id != self.power_id:
-                errors["craft"] = "Unbuild one of its own power's craft."
-            elif self.craft is not None and self.design_id != self.craft.design_id:
-                errors["design"] = "An unbuild's design is its craft's."
+                errors["craft"] = "Work on one of its own power's craft."
+            elif (
+                self.craft is not None
+                and self.kind != WorkKind.REFIT  # a refit's design is the variant (Support 1.5)
+                and self.design_id != self.craft.design_id
+            ):
+                errors["design"] = "This work's design is its craft's."
         elif self.craft_id:
-            errors["craft"] = "Only an unbuild names a craft."
+            errors["craft"] = "A build names no craft."
         external = self.kind == WorkKind.BUILD and not self.inside
         if external and (self.col is None or self.row is None):
             errors["col"] = "An external build stands at a hex: give its column and row."
@@ -1039,3 +1061,9 @@ class BuildBuilder(models.Model):
             raise ValidationError({"craft": "A builder of the build's own power."})
         if not self.craft.design.systems.filter(construction__gt=0).exists():
             raise ValidationError({"craft": "A builder has a construction system."})
+
+
+# Fleets II (issue 15): battle records, loans and transfers
+from powers.models.pacts import *  # noqa: E402, F403
+
+from . import command as command  # noqa: E402  (its models register with the app)

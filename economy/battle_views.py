@@ -1,0 +1,102 @@
+"""The battle records page (R-10.6): a power's inbox — records to confirm, awaiting others,
+confirmed and applied — and the forms to enter, confirm, decline or amend one (htmx, as the
+rest of the site). Only records the power is in ever reach it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from economy import battle_records
+from economy.rounds import RoundNotOpen
+from ftcamp.errors import Missing, Refused
+from ftcamp.http import HtmxHttpRequest
+from powers.access import actor, player_view
+from powers.models import Power
+
+
+def _context(power: Power, errors: list[str] | None = None, **extra: Any) -> dict[str, Any]:
+    views = battle_records.records_of(power)
+    return {
+        "power": power,
+        "errors": errors or [],
+        "to_confirm": [v for v in views if v.status == "proposed" and v.my_answer != "confirmed"],
+        "awaiting": [v for v in views if v.status == "proposed" and v.my_answer == "confirmed"],
+        "settled": [v for v in views if v.status != "proposed"],
+        "texts": {v.key: battle_records.craft_text(v.craft) for v in views if v.mine},
+        "craft_help": battle_records.CRAFT_HELP,
+        **extra,
+    }
+
+
+@require_GET
+@player_view
+def battles(request: HttpRequest, power: Power) -> HttpResponse:
+    return render(request, "economy/battles.html", _context(power))
+
+
+def battle_write(view: Callable[[HttpRequest, Power], None]) -> Callable[..., HttpResponse]:
+    """A POST through the battle records service: the section again with the errors naming the
+    field when it is refused (nothing written), 404 for a record the power is not in."""
+
+    @require_POST
+    @player_view
+    @wraps(view)
+    def wrapper(request: HtmxHttpRequest, power: Power) -> HttpResponse:
+        errors: list[str] = []
+        status = 200
+        try:
+            view(request, power)
+        except Missing:
+            raise Http404("No such battle record.") from None
+        except (Refused, RoundNotOpen) as exc:
+            errors, status = exc.errors, exc.status
+        form = {k: request.POST.get(k, "") for k in ("hex", "powers", "craft")} if errors else {}
+        context = _context(power, errors, form=form)
+        if request.htmx:  # htmx swaps 2xx only: the errors are part of the fragment
+            return render(request, "economy/_battles.html", context)
+        if errors:
+            return render(request, "economy/battles.html", context, status=status)
+        return redirect(reverse("battles", args=[power.campaign_id, power.key]))
+
+    return wrapper
+
+
+def _record_fields(request: HttpRequest) -> dict[str, Any]:
+    return {
+        "hex": request.POST.get("hex", "").strip(),
+        "powers": [p for p in re.split(r"[\s,;]+", request.POST.get("powers", "")) if p],
+        "craft": battle_records.craft_from_text(request.POST.get("craft", "")),
+    }
+
+
+@battle_write
+def battle_enter(request: HttpRequest, power: Power) -> None:
+    battle_records.propose(power=power, actor=actor(request), **_record_fields(request))
+
+
+@battle_write
+def battle_act(request: HttpRequest, power: Power) -> None:
+    """One answer to one record: confirm, decline (with a reason) or amend (its entering
+    power)."""
+    key, action = request.POST.get("record", ""), request.POST.get("action", "")
+    who = actor(request)
+    if action == "amend":
+        battle_records.amend(power=power, key=key, actor=who, **_record_fields(request))
+    elif action in ("confirm", "decline"):
+        battle_records.answer(
+            power=power,
+            key=key,
+            confirm=action == "confirm",
+            reason=request.POST.get("reason", ""),
+            actor=who,
+        )
+    else:
+        raise Refused(f"action: expected confirm, decline or amend, got {action[:20]!r}")
