@@ -24,7 +24,7 @@ from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
-from economy.engine.validate import Catalog, after_pacts, check_order
+from economy.engine.validate import NAMES_FLEET, Catalog, after_pacts, check_order
 from economy.models import (
     LedgerLine,
     Order,
@@ -99,7 +99,8 @@ def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) 
     loans, transfers and captures change of who owns what (R-10.5, R-10.6; a few rows)."""
     if catalog is None:
         catalog = entry.catalog_for(power, stored)
-        after_pacts(catalog, pact_fleet(power.campaign_id))
+        if stored.get("type") in NAMES_FLEET:
+            after_pacts(catalog, pact_fleet(power.campaign_id))
     return check_order(catalog, power.key, stored)
 
 

@@ -337,6 +337,7 @@ _ep_into = _fleet_id(
     "group or static", lambda cat: cat.group_owner, lambda cat: cat.static_owner, promise="carrier"
 )
 _builders = _id_list(_craft)
+_finished_list = _id_list(_finished)
 _group = _owned("group", "group_owner")
 _hub = _owned("hub", "hub_owner")
 _static = _owned("static", "static_owner")
@@ -447,7 +448,7 @@ FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
     },
     "form_group": {
         "id": (_new_id, REQUIRED),
-        "craft": (_id_list(_finished), REQUIRED),
+        "craft": (_finished_list, REQUIRED),
         "kind": (_enum(*GROUP_KINDS), OPTIONAL),
     },
     "crew": {
@@ -645,6 +646,14 @@ COMMAND_FIELDS: dict[str, dict[str, tuple[Check, bool]]] = {
     },
 }
 FIELDS.update(COMMAND_FIELDS)
+
+#: The order types that name a design, craft, work, group or static: who owns those changes
+#: with battle records, loans and transfers (``after_pacts``); no other order reads them.
+FLEET_CHECKS = {_design, _craft, _finished, _work, _crew_group, _ep_into, _builders, _group}
+FLEET_CHECKS |= {_finished_list, _static, _carrier}
+NAMES_FLEET = frozenset(
+    kind for kind, fields in FIELDS.items() if any(c in FLEET_CHECKS for c, _ in fields.values())
+)
 
 
 def _cross_checks(power: str, kind: str, o: dict[str, Any]) -> Iterable[str]:

@@ -24,23 +24,53 @@ EVENTS = (("ins", "INSERT", "NEW"), ("upd", "UPDATE", "NEW"), ("del", "DELETE", 
 FUNCTION = """
 CREATE OR REPLACE FUNCTION ftcamp_state_written() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    -- TG_ARGV: the campaign column of the changed rows, or (parent table, foreign key)
+    -- TG_ARGV: the campaign column of the changed rows, or (parent table, foreign key), or
+    -- for a grandchild (an outpost's sensors) those of the parent and the grandparent
     IF TG_NARGS = 1 THEN
         EXECUTE format(
             'UPDATE economy_round SET state_version = state_version + 1 '
             'WHERE status IN (''open'', ''resolving'') '
             'AND campaign_id IN (SELECT %I FROM changed)', TG_ARGV[0]);
-    ELSE
+    ELSIF TG_NARGS = 2 THEN
         EXECUTE format(
             'UPDATE economy_round SET state_version = state_version + 1 '
             'WHERE status IN (''open'', ''resolving'') AND campaign_id IN '
             '(SELECT p.campaign_id FROM %I p JOIN changed c ON p.id = c.%I)',
             TG_ARGV[0], TG_ARGV[1]);
+    ELSE  -- a grandchild: (parent table, foreign key, grandparent table, parent's key)
+        EXECUTE format(
+            'UPDATE economy_round SET state_version = state_version + 1 '
+            'WHERE status IN (''open'', ''resolving'') AND campaign_id IN '
+            '(SELECT g.campaign_id FROM %I p JOIN changed c ON p.id = c.%I '
+            'JOIN %I g ON g.id = p.%I)',
+            TG_ARGV[0], TG_ARGV[1], TG_ARGV[2], TG_ARGV[3]);
     END IF;
     RETURN NULL;
 END
 $$;
 """
+
+
+def _parent(model: Any) -> Any:
+    """The first relation to a row with a campaign, else the first relation at all."""
+    relations = [f for f in model._meta.concrete_fields if f.is_relation]
+    scoped = [
+        f
+        for f in relations
+        if "campaign" in {g.name for g in f.related_model._meta.concrete_fields}
+    ]
+    return (scoped or relations)[0]
+
+
+def _ancestry(model: Any) -> list[str]:
+    """How a child row finds its campaign: its parent's table and key, and for a grandchild
+    (an outpost's sensors: outpost, then bubble) the grandparent's too."""
+    parent = _parent(model)
+    args = [parent.related_model._meta.db_table, parent.column]
+    if "campaign" not in {g.name for g in parent.related_model._meta.concrete_fields}:
+        grand = _parent(parent.related_model)
+        args += [grand.related_model._meta.db_table, grand.column]
+    return args
 
 
 def state_tables(apps: Any) -> list[tuple[str, list[str]]]:
@@ -56,13 +86,7 @@ def state_tables(apps: Any) -> list[tuple[str, list[str]]]:
             elif "campaign" in fields:
                 args = [fields["campaign"].column]
             else:  # a child row: its parent's campaign (a hub's links, a design's systems)
-                parent = next(
-                    f
-                    for f in model._meta.concrete_fields
-                    if f.is_relation
-                    and "campaign" in {g.name for g in f.related_model._meta.concrete_fields}
-                )
-                args = [parent.related_model._meta.db_table, parent.column]
+                args = _ancestry(model)
             out.append((model._meta.db_table, args))
     return out
 

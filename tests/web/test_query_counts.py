@@ -31,24 +31,24 @@ SMALL, LARGE = 5, 150  # systems per power: 10 and 300 systems, 2 and 60 fleet g
 EXPORT_QUERIES = 40
 # (name, expected status, exact queries); the figures in the README's benchmark table
 PAGES = {
-    "sheet": (200, 24),
-    "projection, first (state loaded and cached)": (200, 35),
+    "sheet": (200, 28),
+    "projection, first (state loaded and cached)": (200, 47),
     "projection, again (cached state)": (200, 7),
     "projection API, again": (200, 7),
     "dashboard": (200, 13),  # with issue 18's whose turn
-    "public map": (200, 9),
-    "public map SVG": (200, 9),
-    "private map": (200, 17),
-    "private map SVG": (200, 17),
+    "public map": (200, 10),
+    "public map SVG": (200, 10),
+    "private map": (200, 18),
+    "private map SVG": (200, 18),
 }
 WRITES = {
     "add_order (API)": (201, 11),
-    "add_order (API, names a group and a hub)": (201, 12),
+    "add_order (API, names a group and a hub)": (201, 20),
     "update_order (API)": (200, 11),
     "validator (as you type)": (200, 3),
-    "add_order (page, htmx)": (200, 32),
+    "add_order (page, htmx)": (200, 36),
 }
-RESOLUTION = 96
+RESOLUTION = 129
 
 
 def measured(fn: Callable[[], Any]) -> tuple[Any, int]:
