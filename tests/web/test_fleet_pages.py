@@ -179,7 +179,7 @@ def test_the_projected_statement_shows_fleet_orders(world: World) -> None:
     stocks = {(s.where, s.resource): (s.label, s.before, s.after) for s in statement.stocks}
     # the yard's 30 Ore go into the oldest work first: b0 finishes (its 30 left), so nothing is
     # left for b1 or the new build this round
-    assert stocks[("build:p0-b0", "ore")] == ("build b0", 30, 0)
+    assert stocks[("build:p0-b0", "ore")] == ("work b0", 30, 0)
     assert ("build:p0-n1", "ore") not in stocks
     lines = [line for _, step in statement.steps for line in step]
     assert any(line["where"] == "build:p0-b0" and line["rule"] == "R-10.1" for line in lines)
