@@ -289,7 +289,8 @@ class Names:
             for table in ("systems", "powers", "hubs", "groups", "statics", "craft", "builds"):
                 found = self.tables[table].get(word)
                 if found is not None:
-                    return f"hub {found}" if table == "hubs" else found
+                    said = match.string[max(0, match.start() - 4) : match.start()].lower()
+                    return f"hub {found}" if table == "hubs" and said != "hub " else found
             return self._own(word)
 
         return _WORD.sub(swap, text)

@@ -18,6 +18,7 @@ from economy.fleet_selectors import fleet_choices, shown
 from economy.guide import step_of
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
 from economy.snapshot import export_state, load_state
+from economy.texts import plain
 from powers.models import Build, Campaign, Craft, Design, FleetGroup, Power, StarSystem, Static
 from trade.models import TradeHub
 
@@ -229,6 +230,10 @@ class Statement:
     rejected: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     names: Names = field(default_factory=Names)
+
+    def rejected_in_words(self) -> list[tuple[int, str]]:
+        """(order number, why) for each rejected order, with names, never keys."""
+        return [(r["index"] + 1, self.names.words(plain(r["error"]))) for r in self.rejected]
 
     def ledger_in_words(self) -> list[dict[str, Any]]:
         """The ledger by step for players (issue 17): each step by its title with its place in

@@ -74,6 +74,12 @@ def _form_context(
                 }
             )
     other = [e for e in errors if not any(e.startswith(f"{f['spec'].name}:") for f in fields)]
+    if errors:  # messages may name ids: with names, as everywhere players read (issue 17)
+        names = selectors.names_for(power)
+        for field in fields:
+            field["error"] = names.words(field["error"])
+        other = [names.words(e) for e in other]
+        errors = [names.words(e) for e in errors]
     return {
         "kind": kind,
         "spec": spec,
@@ -113,7 +119,7 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
             (
                 o,
                 summary(player_order(power.key, o.payload), names),
-                plain(o.error, labels_for(o.payload.get("type", ""))),
+                names.words(plain(o.error, labels_for(o.payload.get("type", "")))),
             )
             for o in orders
         ],
@@ -181,6 +187,9 @@ def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
     kind = request.POST.get("type", "")
     payload = payload_from(kind, request.POST)
     errors = services.entry_errors(power=power, payload=payload)
+    if errors:
+        names = selectors.names_for(power)
+        errors = [names.words(e) for e in errors]
     return render(
         request,
         "economy/_order_errors.html",

@@ -46,13 +46,18 @@ ORDERS: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
 }
 
 
-def play_demo_rounds(campaign_id: int, rounds: int = 2) -> None:
-    """Enter each power's orders and resolve, ``rounds`` times (in-process, no worker)."""
-    for number in range(rounds):
+def play_demo_rounds(campaign_id: int, rounds: int = 2, *, draft: bool = True) -> None:
+    """Enter each power's orders and resolve, ``rounds`` times (in-process, no worker); with
+    ``draft``, the next round's sheets get orders too, not submitted."""
+    for number in range(rounds + draft):
         for power in Power.objects.filter(campaign_id=campaign_id).order_by("key"):
             for payload in ORDERS.get(power.key, ([], []))[number % 2]:
                 services.add_order(power=power, payload=payload, actor=power.key)
+            if number == rounds:
+                continue
             services.submit_sheet(power=power, actor=power.key)
+        if number == rounds:
+            break
         rnd = Round.objects.get(campaign_id=campaign_id, number=number + 1)
         if rnd.status != "resolved":  # the last submission may have resolved it already
             services.resolve_round(round_id=rnd.pk)

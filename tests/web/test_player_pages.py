@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import io
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -15,20 +16,24 @@ from django.test import Client
 from django.urls import reverse
 
 from campaigns.demo import DEMO_NAME, SYSTEMS
-from economy import selectors
+from campaigns.sector_import import import_sectors
+from economy import selectors, services
 from economy.engine.resolve import STEPS
 from economy.events import Names
 from economy.guide import STEP_OF, anchor, step_of
+from economy.models import Round
 from economy.orderforms import ORDER_TYPES, SENTENCES, summary
-from powers.models import Campaign, Craft, Power
+from powers.models import Campaign, Craft, FleetGroup, Membership, Power, StarSystem
 from tests.demo_rounds import play_demo_rounds
-from tests.web.factories import World
+from tests.web.factories import World, make_user
+from tests.web.test_sector_import import tab_row, write_tab
 from trade import services as trade_services
 from trade.models import Vote
 
 pytestmark = pytest.mark.django_db
 
 POWERS = ("nac", "esu", "nsl", "fse")
+SECTOR_WORLDS = [("1910", "Ceti"), ("1911", "Vega"), ("1810", "Rigel"), ("2011", "Deneb")]
 # what must never show where a name belongs: a stored key (<power>-<id>), a system key, a round
 # step's name, a field key, an exception's class name
 RAW = [
@@ -195,3 +200,47 @@ def test_statements_name_places_steps_and_events(client: Client, demo: Campaign)
     }
     # the API keeps the keys
     assert any(line["where"] == "hub:nac-core" for _, lines in statement.steps for line in lines)
+
+
+def test_an_imported_sector_reads_in_names(client: Client, tmp_path: Path) -> None:
+    """Systems of an imported sector are keyed ``<sector>-<hex>``: pages show their names."""
+    rows = [tab_row(code, name, "B788899-C") for code, name in SECTOR_WORLDS]
+    import_sectors(campaign_name="Imported", files=[write_tab(tmp_path, "Spin", rows)])
+    campaign = Campaign.objects.get(name="Imported")
+    users = [make_user(f"imp{i}") for i in range(2)]
+    for i, user in enumerate(users):
+        power = Power.objects.create(campaign=campaign, key=f"p{i}", name=f"Power {i}", gal=50)
+        Membership.objects.create(campaign=campaign, user=user, power=power)
+        home = StarSystem.objects.get(campaign=campaign, key=f"spin-{SECTOR_WORLDS[i][0]}")
+        home.holder, home.loyalty, home.system_type = power, 20, "homeworld"
+        home.save()
+        col, row = int(SECTOR_WORLDS[2 + i][0][:2]), int(SECTOR_WORLDS[2 + i][0][2:])
+        FleetGroup.objects.create(
+            campaign=campaign, key=f"p{i}-g", power=power, col=col, row=row, troops=50
+        )
+    for number in (1, 2):
+        for i, power in enumerate(Power.objects.filter(campaign=campaign).order_by("key")):
+            hx = SECTOR_WORLDS[2 + i][0]
+            orders = [
+                {"type": "declare_group", "group": f"p{i}-g", "hex": hx, "order": "maintain_orbit"},
+                {"type": "conscript", "system": f"spin-{SECTOR_WORLDS[i][0]}", "loyalty": 1},
+            ]
+            for payload in orders if number == 1 else orders[1:]:
+                services.add_order(power=power, payload=payload, actor="t")
+            services.submit_sheet(power=power, actor="t")
+        rnd = Round.objects.get(campaign=campaign, number=number)
+        if rnd.status != "resolved":
+            services.resolve_round(round_id=rnd.pk)
+    raw = re.compile(r"\bspin-\d{4}\b|\bp[01]-g\b")
+    for user in users:
+        client.force_login(user)
+        pages = crawl(client, reverse("my-campaigns"))
+        assert any(url.endswith("/rounds/2/") for url in pages)
+        for url, body in pages.items():
+            found = raw.search(visible(body))
+            assert found is None, (url, found.group(0) if found else "")
+    statement = selectors.round_statement(Power.objects.get(campaign=campaign, key="p0"), 1)
+    assert statement is not None
+    assert any("Ceti (1910) conscripts" in e["words"] for e in statement.events) or any(
+        "Ceti (1910)" in row.label for row in statement.stocks
+    )
