@@ -257,6 +257,7 @@ class Names:
         mine = self._own(value)
         made = {"hubs": hub_name(value, "", self.powers), "groups": f"Group {mine}"}
         made |= {"statics": f"Static {mine}", "carriers": mine, "craft": mine, "builds": mine}
+        made |= {"designs": mine}
         return made.get(table, value)
 
     def render(self, key: str, value: Any) -> Any:
@@ -279,11 +280,14 @@ class Names:
         return " ".join(p for p in (prefix, named) if p) or where
 
     def words(self, text: str) -> str:
-        """Free text from the engine (a ledger line's reason) with its ids as names: every
-        whole word that is a known id, and market edges (``ore>bio``)."""
+        """Free text from the engine (a ledger line's reason, a rejection) with its ids as
+        names: ledger places (``hub:nac-core``), every whole word that is a known id, and
+        market edges (``ore>bio``)."""
 
         def swap(match: re.Match[str]) -> str:
             word = match.group(0)
+            if ":" in word:
+                return self.place(word)
             if word in EDGES:
                 return EDGES[word]
             for table in ("systems", "powers", "hubs", "groups", "statics", "craft", "builds"):
@@ -299,7 +303,10 @@ class Names:
         return own(key, set(self.powers))
 
 
-_WORD = re.compile(r"[a-z]+>[a-z]+|[A-Za-z0-9][\w-]*")
+_WORD = re.compile(
+    r"\b(?:system|hub|group|static|craft|build|workshop|shipment):[\w-]+"  # a ledger place
+    r"|[a-z]+>[a-z]+|[A-Za-z0-9][\w-]*"
+)
 
 
 def own(key: str, powers: Iterable[str]) -> str:

@@ -25,7 +25,7 @@ from economy.engine.designs import (
 from economy.engine.navy import Navy
 from economy.engine.rules import ceil_div
 from economy.engine.state import Build, Craft, Design, Group, State, Static
-from economy.events import own
+from economy.events import hub_name, own
 from economy.models import Order, RoundStatus
 from economy.snapshot import load_power_fleet
 from powers.models import GroupKind, Power, StandingOrder, StarSystem
@@ -510,7 +510,8 @@ def _place_words(power: Power, hexes: set[str], resource: str) -> dict[str, str]
     for col, row, key, name, amount in HubNode.objects.filter(at, hub__power=power).values_list(
         "col", "row", "hub__key", "hub__name", f"hub__pool_{resource}"
     ):
-        out[f"{col:02d}{row:02d}"] = f"the pool of hub {name or key} ({amount} {label} now)"
+        shown_name = hub_name(key, name, [power.key])
+        out[f"{col:02d}{row:02d}"] = f"the pool of hub {shown_name} ({amount} {label} now)"
     systems = Q(pk__in=[])
     for hx in hexes - set(out):
         systems |= Q(hex__col=int(hx[:2]), hex__row=int(hx[2:]))

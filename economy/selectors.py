@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from economy.engine.codec import dump_state
 from economy.engine.resolve import resolve, round_rng
 from economy.events import Names, describe, hub_name, in_words, resource_word
-from economy.fleet_selectors import fleet_choices, shown
+from economy.fleet_selectors import fleet_choices, sheet_payloads, shown
 from economy.guide import step_of
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
 from economy.snapshot import export_state, load_state
@@ -52,6 +52,11 @@ def names_for(power: Power) -> Names:
         "designs": [
             {"id": k, "name": n}
             for k, n in Design.objects.filter(**mine).values_list("key", "name")
+        ]
+        + [  # designs registered on this round's sheet, by the names typed
+            {"id": p["id"], "name": p.get("name") or ""}
+            for p in sheet_payloads(power, "register_design")
+            if isinstance(p.get("id"), str)
         ],
         "craft": [
             {"id": k, "design": d}

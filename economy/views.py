@@ -339,8 +339,28 @@ def _after_write(
 @require_GET
 @player_view
 def projection(request: HttpRequest, power: Power) -> HttpResponse:
+    """The projected statement; with it, each order the projection would reject is marked on
+    its row, and submitting asks for a confirmation while any would be (issue 17)."""
     statement = selectors.projected_statement(power)
-    return render(request, "economy/_statement.html", {"statement": statement, "projected": True})
+    rnd = selectors.live_round(power.campaign_id)
+    sheet, orders = selectors.sheet_of(rnd, power) if rnd else (None, [])
+    rejected = dict(statement.rejected_in_words())
+    return render(
+        request,
+        "economy/_projection.html",
+        {
+            "statement": statement,
+            "projected": True,
+            "power": power,
+            "round": rnd,
+            "sheet": sheet,
+            "open": rnd is not None and rnd.status == "open",
+            "marks": [
+                (o.position, "" if o.error else rejected.get(o.position + 1, "")) for o in orders
+            ],
+            "would_reject": len(rejected),
+        },
+    )
 
 
 # --- the rules guide ----------------------------------------------------------------------

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Dialog, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from campaigns.demo import DEMO_NAME, demo_password
@@ -136,6 +136,33 @@ def test_a_newcomer_plays_a_first_round_from_the_pages(
     )
     # the projection reads in words before anything is submitted
     expect(page.locator("#projection")).to_contain_text("sells 10 Ore for 10 Bio")
+
+    # an order the bank cannot pay is marked on its row, and submitting asks first
+    choose_order_type(page, "research_project")
+    settled(page)
+    page.get_by_label("Gal (2 Gal = 1 TP)").fill("100000")
+    page.get_by_role("button", name="Add order").click()
+    row = page.locator("#order-list li").nth(2)
+    expect(row).to_contain_text("Funds research with 100000 Gal")
+    expect(row.locator(".projected")).to_contain_text("would be rejected if the round resolved now")
+    asked: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", answer)
+    page.get_by_role("button", name="Submit orders").click()
+    expect(page.get_by_role("button", name="Submit orders")).to_be_visible()
+    assert asked and "1 of your orders would be rejected" in asked[0]
+    assert (
+        not Power.objects.get(campaign=campaign, key="esu")
+        .sheets.filter(status="submitted")
+        .exists()
+    )
+    row.get_by_role("button", name="remove").click()
+    expect(page.locator("#order-list li")).to_have_count(2)
+    expect(page.locator("#submit-warning")).to_be_empty()
     page.get_by_role("button", name="Submit orders").click()
     expect(page.locator(".submitted")).to_contain_text("Eurasian Solar Union ✓")
 

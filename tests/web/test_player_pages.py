@@ -244,3 +244,23 @@ def test_an_imported_sector_reads_in_names(client: Client, tmp_path: Path) -> No
     assert any("Ceti (1910) conscripts" in e["words"] for e in statement.events) or any(
         "Ceti (1910)" in row.label for row in statement.stocks
     )
+
+
+def test_orders_the_projection_rejects_are_marked_and_submitting_asks(
+    client: Client, world: World
+) -> None:
+    p0 = world.powers[0]
+    services.add_order(power=p0, payload={"type": "research_project", "gal": 2}, actor="t")
+    too_much = {"type": "market_sell", "resource": "ore", "amount": 10**5, "from": "hub0"}
+    assert services.add_order(power=p0, payload=too_much, actor="t").error == ""
+    client.force_login(world.users[0])
+    page = client.get(reverse("projection", args=[world.campaign.pk, "p0"])).content.decode()
+    marks = dict(re.findall(r'id="projected-(\d)" hx-swap-oob="true"[^>]*>(.*?)</span>', page))
+    assert marks["0"] == ""
+    assert marks["1"].startswith(
+        '<span class="error">⚠ would be rejected if the round resolved now: hub Hub0 has'
+    )
+    assert "1 of your orders would be rejected if the round resolved now" in page
+    sheet = client.get(reverse("orders", args=[world.campaign.pk, "p0"])).content.decode()
+    assert 'id="projected-1"' in sheet and 'id="submit-warning"' in sheet
+    assert "js/sheet.js" in sheet  # asks before submitting them
