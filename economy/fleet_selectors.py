@@ -25,14 +25,13 @@ from economy.engine.designs import (
 from economy.engine.navy import Navy
 from economy.engine.rules import ceil_div
 from economy.engine.state import Build, Craft, Design, Group, State, Static
-from economy.events import hub_name, own
+from economy.events import ORDERS, hub_name, own
 from economy.models import Order, RoundStatus
 from economy.snapshot import load_power_fleet
-from powers.models import GroupKind, Power, StandingOrder, StarSystem
+from powers.models import GroupKind, Power, StarSystem
 from trade.models import HubNode
 
 MAX_ROUNDS = 99  # "rounds to finish" beyond this reads as "many"
-ORDERS = dict(StandingOrder.choices)
 KINDS = dict(GroupKind.choices)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from economy.engine.codec import dump_state
+from economy.engine.loyalty import abandoned
 from economy.engine.resolve import resolve, round_rng
 from economy.events import Names, describe, hub_name, in_words, resource_word
 from economy.fleet_selectors import fleet_choices, sheet_payloads, shown
@@ -203,6 +204,18 @@ def unavailable(power: Power, choices: Choices | None = None) -> dict[str, str]:
     unless(c.get("crewed") or c.get("craft"), "you have no groups or craft", "crew")
     unless(c.get("supplied"), "you have no groups or statics", "supply_ep")
     return why
+
+
+def loyalty_drains(power: Power) -> list[str]:
+    """The power's systems that lose 1 loyalty this round as things stand (R-3.4: abandoned),
+    with the groups where this round's sheet declares them; names, for the dashboard."""
+    declared = {
+        p["group"]: p["hex"]
+        for p in sheet_payloads(power, "declare_group")
+        if isinstance(p.get("group"), str) and isinstance(p.get("hex"), str)
+    }
+    state = load_state(power.campaign)
+    return [f"{s.name} ({s.hex})" for s in abandoned(state, power.key, declared)]
 
 
 # --- statements ---------------------------------------------------------------------------

@@ -264,3 +264,32 @@ def test_orders_the_projection_rejects_are_marked_and_submitting_asks(
     sheet = client.get(reverse("orders", args=[world.campaign.pk, "p0"])).content.decode()
     assert 'id="projected-1"' in sheet and 'id="submit-warning"' in sheet
     assert "js/sheet.js" in sheet  # asks before submitting them
+
+
+def test_the_dashboard_warns_of_loyalty_drains_before_they_happen(client: Client) -> None:
+    """R-3.4: a held system with no group or static of its holder loses 1 LR; the dashboard
+    names those systems, with this round's declarations counted."""
+    call_command("seed_demo", stdout=io.StringIO())
+    campaign = Campaign.objects.get(name=DEMO_NAME)
+    nac = Power.objects.get(campaign=campaign, key="nac")
+    client.force_login(get_user_model().objects.get(username="nac"))
+    url = reverse("dashboard", args=[campaign.pk, "nac"])
+    page = html.unescape(client.get(url).content.decode())
+    assert "2 systems will lose 1 loyalty this round" in page
+    assert "(Brigid (0305), Cornwall (0102))" in page
+    declare = {"type": "declare_group", "group": "nac-1", "hex": "0305", "order": "none"}
+    services.set_declaration(power=nac, payload=declare, actor="nac")
+    page = html.unescape(client.get(url).content.decode())
+    assert "1 system will lose 1 loyalty this round" in page and "(Cornwall (0102))" in page
+    # and the round does what the warning said
+    for power in Power.objects.filter(campaign=campaign):
+        services.submit_sheet(power=power, actor="t")
+    rnd = Round.objects.get(campaign=campaign, number=1)
+    if rnd.status != "resolved":
+        services.resolve_round(round_id=rnd.pk)
+    lost = {
+        e["data"]["system"]
+        for e in (selectors.round_statement(nac, 1) or selectors.Statement("", [], [])).events
+        if e["kind"] == "loyalty.changed" and "abandoned" in e["data"]["why"]
+    }
+    assert lost == {"cornwall"}
