@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -13,11 +14,14 @@ from playwright.sync_api import Browser, Dialog, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from campaigns.demo import DEMO_NAME, demo_password
+from campaigns.sector_import import import_sectors
 from economy import services
 from economy.models import Round
-from powers.models import Campaign, Power
+from powers.models import Campaign, Membership, Power, StarSystem
 from tests.demo_rounds import play_demo_rounds
 from tests.e2e.test_play_rounds import choose_order_type, settled
+from tests.web.factories import PASSWORD, make_user
+from tests.web.test_sector_import import tab_row, write_tab
 from trade import services as trade_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -184,3 +188,45 @@ def test_a_newcomer_plays_a_first_round_from_the_pages(
     expect(events).to_contain_text("Eurasian Solar Union sells 10 Ore for 10 Bio")
     expect(page.locator("table.statement")).to_contain_text("hub Core")
     expect(page.get_by_role("link", name="Common Market").first).to_be_visible()
+
+
+def test_a_large_map_opens_on_my_systems(
+    browser: Browser, live_server: LiveServer, tmp_path: Path
+) -> None:
+    rows = [tab_row(hx, name, "B788899-C") for hx, name in (("0101", "Rock"), ("1910", "Ceti"))]
+    rows.append(tab_row("3240", "Far", "B788899-C"))
+    import_sectors(campaign_name="Wide", files=[write_tab(tmp_path, "Spin", rows)])
+    campaign = Campaign.objects.get(name="Wide")
+    user = make_user("wide")
+    power = Power.objects.create(campaign=campaign, key="p0", name="Power 0")
+    Membership.objects.create(campaign=campaign, user=user, power=power)
+    StarSystem.objects.filter(campaign=campaign, key="spin-1910").update(holder=power, loyalty=9)
+
+    page = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}).new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("wide")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("link", name="Wide").click()
+    page.get_by_role("link", name="Map").first.click()
+    svg = page.locator("svg.ftmap")
+    expect(page.locator(".map-viewport.js")).to_have_count(1)  # the script has set its view
+
+    def view() -> list[float]:
+        return [float(v) for v in (svg.get_attribute("viewBox") or "").split()]
+
+    def shows(hx: str) -> bool:
+        circle = page.locator(f'.sys[data-hex="{hx}"] circle')
+        cx, cy = (float(circle.get_attribute(a) or 0) for a in ("cx", "cy"))
+        x, y, w, h = view()
+        return x <= cx <= x + w and y <= cy <= y + h
+
+    first = view()
+    page.get_by_role("button", name="Whole map").click()
+    whole = view()
+    # the whole sector would show hexes too small to read: it opened on Ceti, not on the rest
+    assert first[2] < whole[2] / 3
+    assert shows("3240") and shows("0101")
+    page.get_by_role("button", name="My systems").click()
+    assert view() == first
+    assert shows("1910") and not shows("3240") and not shows("0101")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import io
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ from tests.demo_rounds import play_demo_rounds
 from tests.web.factories import World, make_user
 from tests.web.test_sector_import import tab_row, write_tab
 from trade import services as trade_services
+from trade.chart import market_chart
 from trade.models import Vote
 
 pytestmark = pytest.mark.django_db
@@ -293,3 +295,15 @@ def test_the_dashboard_warns_of_loyalty_drains_before_they_happen(client: Client
         if e["kind"] == "loyalty.changed" and "abandoned" in e["data"]["why"]
     }
     assert lost == {"cornwall"}
+
+
+def test_the_market_chart_keeps_equal_rates_apart_and_ticks_round() -> None:
+    rates = {e: (Decimal("1.0000"), 0) for e in ("ore>bio", "bio>gal", "gal>ore")}
+    svg = market_chart([("1", rates), ("2", rates), ("3 (now)", rates)])
+    ticks = re.findall(r'class="tick">([\d.]+)</text>', svg)
+    assert ticks[:4] == ["0.00", "0.50", "1.00", "1.50"]  # rates, then volumes
+    assert ticks[4:9] == ["0", "1", "2", "3", "4"]  # then the rounds
+    lines = re.findall(r"<polyline [^>]*>", svg)
+    assert len({re.sub(r'points="[^"]*"', "", line) for line in lines}) == 3
+    radii = set(re.findall(r'<circle [^>]*? r="([\d.]+)"', svg))
+    assert len(radii) == 3  # a ring, a dot and a small dot on one point all show
