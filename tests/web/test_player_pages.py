@@ -56,7 +56,7 @@ def visible(body: str) -> str:
 
 def crawl(client: Client, start: str) -> dict[str, str]:
     """Every page under /campaigns/ (and the guide) a player reaches by links from ``start``,
-    hex pages and downloads aside; url -> body."""
+    the maps' hex pages included, downloads aside; url -> body."""
     seen: dict[str, str] = {}
     todo = [start]
     while todo:
@@ -69,7 +69,7 @@ def crawl(client: Client, start: str) -> dict[str, str]:
         for href in re.findall(r'href="([^"#]+)', seen[url]):
             href = html.unescape(href)
             wanted = href.startswith("/campaigns/") or href == "/rules/"
-            if wanted and "/hex/" not in href and not re.search(r"\.(csv|json|svg)$", href):
+            if wanted and not re.search(r"\.(csv|json|svg)$", href):
                 todo.append(href)
     return seen
 
