@@ -60,8 +60,9 @@ def links(page: Page) -> list[str]:
     return out
 
 
+@pytest.mark.parametrize("username", ["nac", "esu"])
 def test_every_player_page_fits_a_laptop_and_a_phone(
-    browser: Browser, live_server: LiveServer
+    browser: Browser, live_server: LiveServer, username: str
 ) -> None:
     campaign = demo_campaign()
     play_demo_rounds(campaign.pk, 2)
@@ -74,7 +75,7 @@ def test_every_player_page_fits_a_laptop_and_a_phone(
     )
     trade_services.submit_motion(power=esu, key=draft.key, actor="esu")
 
-    page = log_in(browser, live_server.url, "nac")
+    page = log_in(browser, live_server.url, username)
     todo, seen, hexes, too_wide = ["/campaigns/"], set(), 0, []
     while todo:
         url = todo.pop(0)
