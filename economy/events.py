@@ -147,6 +147,9 @@ ROLES: dict[str, str] = {
     "status": "statuses",
     "resource": "resources",
     "bought": "resources",
+    "shipment": "shipments",
+    "agreement": "numbered",
+    "motion": "numbered",
 }
 
 #: Standing orders and engage outcomes in words (issue 17: "Hold – Restock", never
@@ -254,6 +257,10 @@ class Names:
         if found is not None:
             return found
         # an id the round made (not in its starting state) or one never named
+        if table == "shipments":
+            return shipment_name(value)
+        if table == "numbered":
+            return numbered(value)
         mine = self._own(value)
         made = {"hubs": hub_name(value, "", self.powers), "groups": f"Group {mine}"}
         made |= {"statics": f"Static {mine}", "carriers": mine, "craft": mine, "builds": mine}
@@ -316,6 +323,21 @@ def own(key: str, powers: Iterable[str]) -> str:
         if key.startswith(f"{power}-") and len(key) > len(power) + 1:
             return key[len(power) + 1 :]
     return key
+
+
+_SHIPMENT = re.compile(r"r([0-9]+)-.+-([0-9]+)")
+
+
+def shipment_name(key: str) -> str:
+    """A shipment by what a reader can place: ``r3-nac-1`` reads "1 of round 3" (contracts §1
+    gives it its round, sender and number)."""
+    match = _SHIPMENT.fullmatch(key)
+    return f"{match[2]} of round {match[1]}" if match else key
+
+
+def numbered(key: str) -> str:
+    """A generated key (``agreement.7``, ``motion.3``) by its number: "7"."""
+    return key.rpartition(".")[2] or key
 
 
 def hub_name(key: str, name: str, powers: Iterable[str]) -> str:

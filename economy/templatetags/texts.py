@@ -5,7 +5,7 @@ from typing import Any
 
 from django import template
 
-from economy.events import EDGES, hub_name, resource_word
+from economy.events import EDGES, hub_name, numbered, resource_word, shipment_name
 from economy.texts import plain as plain_text
 
 register = template.Library()
@@ -32,3 +32,15 @@ def resource(key: str) -> str:
 def hub(obj: Any, power_key: str) -> str:
     """A hub (a ``TradeHub`` of the power ``power_key``) by its name, never its key."""
     return hub_name(obj.key, obj.name, [power_key]) if obj else ""
+
+
+@register.filter
+def shipment(key: str) -> str:
+    """A shipment by its number and round, never its key."""
+    return shipment_name(str(key))
+
+
+@register.filter
+def number(key: str) -> str:
+    """An agreement's or a motion's number (``agreement.7`` -> "7")."""
+    return numbered(str(key))

@@ -44,6 +44,7 @@ RAW = [
     re.compile(r"\b(?:resource|support|fleet)\.\d"),
     re.compile(r"\b[a-z]+_[a-z_]+\b"),
     re.compile(r"\b[A-Z]\w*(?:Error|Exception|DoesNotExist)\b"),
+    re.compile(r"\b(?:agreement|motion)\.\d|\br\d+-[a-z]"),  # generated keys
 ]
 
 
@@ -165,6 +166,14 @@ def demo() -> Campaign:
     call_command("seed_demo", stdout=io.StringIO())
     campaign = Campaign.objects.get(name=DEMO_NAME)
     play_demo_rounds(campaign.pk, 2)
+    # an agreement waiting for an answer and a motion before the committee
+    esu = Power.objects.get(campaign=campaign, key="esu")
+    terms = trade_services.Terms("0505", 5, "ore", 10, "bio", 5)
+    trade_services.propose_agreement(power=esu, partner_key="nac", terms=terms, actor="esu")
+    draft = trade_services.draft_motion(
+        power=esu, fields={"kind": "tax", "edge": "all", "tax": "0.1"}, actor="esu"
+    )
+    trade_services.submit_motion(power=esu, key=draft.key, actor="esu")
     return campaign
 
 
