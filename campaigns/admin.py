@@ -1,46 +1,95 @@
-"""The campaign in the admin panel: its powers, market edges and taxes inline, set up on save
-(the market edges and the first round), and the "Import sector file…" action (issue 7), which
-imports one uploaded sector with the same service as ``manage.py import_sector``."""
+"""The campaign in the admin panel, enough to set a campaign up without the docs (issue 18):
+its powers, players (by username) and invitations (by email), market edges and taxes inline;
+set up on save (the market edges and the first round, paused until the organiser starts it);
+a checklist of what is missing before play; and the "Import sector files…" action (issue 7),
+which imports one or several uploaded sectors side by side with the same service as
+``manage.py import_sector``."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, TypedDict
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.core.files.uploadedfile import UploadedFile
-from django.db.models import Count, QuerySet
+from django.db.models import Count, ForeignKey, QuerySet
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django_stubs_ext import WithAnnotations
 
-from campaigns import services
+from campaigns import invitations, services
+from campaigns.checklist import missing, not_started, setup_checklist
 from campaigns.sector_import import SectorImportError, import_into
-from powers.models import Campaign, Consumable, GroupLimit, Power
+from economy.models import Round
+from powers.admin import campaign_choices
+from powers.models import Campaign, Consumable, GroupLimit, Invitation, Membership, Power
 from trade.models import MarketEdge, PowerTax
-from trade.routes import SectorFormatError, parse_sector
+from trade.routes import SectorFile, SectorFormatError, parse_sector
 
 MAX_UPLOAD = 4 * 1024 * 1024  # a whole sector .tab is about 200 kB
+MAX_FILES = 12  # six sectors (3 × 2, the largest map) with their .xml
 SHOWN_SKIPS = 50
 
 
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files from one input (Django's documented recipe)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(**kwargs)
+
+    def clean(self, data: Any, initial: Any = None) -> list[UploadedFile[bytes]]:
+        single = super().clean
+        if isinstance(data, list | tuple):
+            return [single(d, initial) for d in data]
+        return [single(data, initial)]
+
+
 class SectorUploadForm(forms.Form):
-    sector_file = forms.FileField(
-        help_text="Traveller Map tab-delimited (.tab) or classic SEC (.sec) sector file."
-    )
-    metadata = forms.FileField(
-        required=False, help_text="Optional: the sector's .xml (name and abbreviation)."
+    sector_files = MultipleFileField(
+        label="Sector files",
+        help_text="One sector, or several to lie side by side: each a Traveller Map "
+        "tab-delimited (.tab) or classic SEC (.sec) file, with its .xml of the same name "
+        "(the sector's name, abbreviation and position; needed when there are several).",
     )
 
-    def clean(self) -> dict[str, object]:
-        data = super().clean() or {}
-        for name in ("sector_file", "metadata"):
-            upload = data.get(name)
-            if upload is not None and upload.size > MAX_UPLOAD:
-                self.add_error(name, "This file is too large for a sector file (4 MB at most).")
-        return data
+    def clean_sector_files(self) -> list[UploadedFile[bytes]]:
+        files: list[UploadedFile[bytes]] = self.cleaned_data["sector_files"]
+        too_big = [f.name for f in files if f.size is not None and f.size > MAX_UPLOAD]
+        if too_big:
+            raise forms.ValidationError(
+                f"{', '.join(str(n) for n in too_big)}: too large for a sector file (4 MB at most)."
+            )
+        if len(files) > MAX_FILES:
+            raise forms.ValidationError(f"At most {MAX_FILES} files at a time.")
+        return files
+
+
+def _sectors(files: list[UploadedFile[bytes]]) -> list[SectorFile]:
+    """Pair each sector file with the .xml of the same name, and read them (the sector import
+    places several side by side by the positions in their .xml, docs/maps.md)."""
+    xml = {Path(str(f.name)).stem.lower(): f for f in files if str(f.name).lower().endswith(".xml")}
+    sectors = [f for f in files if not str(f.name).lower().endswith(".xml")]
+    if not sectors:
+        raise SectorFormatError("no sector file (.tab or .sec) among the files")
+    out = []
+    for upload in sectors:
+        meta = xml.get(Path(str(upload.name)).stem.lower())
+        out.append(
+            parse_sector(
+                _text(upload), path=str(upload.name), metadata_xml=_text(meta) if meta else None
+            )
+        )
+    return out
 
 
 def _text(upload: UploadedFile[bytes]) -> str:
@@ -48,12 +97,13 @@ def _text(upload: UploadedFile[bytes]) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-@admin.action(description="Import sector file…")
+@admin.action(description="Import sector files…")
 def import_sector_action(
     modeladmin: CampaignAdmin, request: HttpRequest, queryset: QuerySet[Campaign]
 ) -> TemplateResponse | None:
-    """Upload a sector file into the selected campaign: hexes and neutral systems with their
-    UWP statistics and derived rates (docs/maps.md); bad lines are listed, not fatal."""
+    """Upload one or several sector files into the selected campaign: hexes and neutral
+    systems with their UWP statistics and derived rates, several sectors side by side, the map
+    bounds following (docs/maps.md); bad lines are listed, not fatal."""
     campaigns = list(queryset[:2])
     if len(campaigns) != 1:
         modeladmin.message_user(request, "Select exactly one campaign.", messages.ERROR)
@@ -63,20 +113,19 @@ def import_sector_action(
     if "apply" in request.POST:
         form = SectorUploadForm(request.POST, request.FILES)
         if form.is_valid():
-            upload = form.cleaned_data["sector_file"]
-            meta = form.cleaned_data.get("metadata")
             try:
-                sector = parse_sector(
-                    _text(upload), path=upload.name, metadata_xml=_text(meta) if meta else None
+                report = import_into(
+                    campaign=campaign, files=_sectors(form.cleaned_data["sector_files"])
                 )
-                report = import_into(campaign=campaign, files=[sector])
             except (SectorFormatError, SectorImportError) as exc:
-                form.add_error("sector_file", str(exc))
+                form.add_error("sector_files", str(exc))
             else:
+                campaign.refresh_from_db()
                 modeladmin.message_user(
                     request,
                     f"{campaign}: {report.created} systems created, {report.updated} updated, "
-                    f"{len(report.skipped)} lines skipped.",
+                    f"{len(report.skipped)} lines skipped; the map is now "
+                    f"{campaign.map_cols} × {campaign.map_rows}.",
                     messages.SUCCESS,
                 )
                 for line in report.skipped[:SHOWN_SKIPS]:
@@ -87,13 +136,28 @@ def import_sector_action(
                 return None
     context = {
         **modeladmin.admin_site.each_context(request),
-        "title": f"Import a sector file into {campaign}",
+        "title": f"Import sector files into {campaign}",
         "campaign": campaign,
         "form": form,
         "opts": modeladmin.model._meta,
         "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
     }
     return TemplateResponse(request, "admin/powers/campaign/import_sector.html", context)
+
+
+class CampaignChoices:
+    """Choices on an inline of the campaign's page: only this campaign's powers, never another
+    campaign's (issue 18); none yet while the campaign is being added."""
+
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> Any:
+        match = request.resolver_match
+        campaign_id = match.kwargs.get("object_id") if match else None
+        choices = campaign_choices(db_field, int(campaign_id or 0))
+        if choices is not None:
+            kwargs["queryset"] = choices
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
 
 
 class PowerInline(admin.TabularInline[Power, Campaign]):
@@ -126,7 +190,41 @@ class GroupLimitInline(admin.TabularInline[GroupLimit, Campaign]):
     extra = 0
 
 
-class PowerTaxInline(admin.TabularInline[PowerTax, Campaign]):
+class PlayerInline(CampaignChoices, admin.TabularInline[Membership, Campaign]):
+    """Players by username, with autocomplete (issue 18); the power among this campaign's."""
+
+    model = Membership
+    fields = ("user", "power")
+    autocomplete_fields = ("user",)
+    extra = 0
+    verbose_name = "player"
+    verbose_name_plural = "players (existing accounts; or invite by email below)"
+
+
+class InvitationInline(CampaignChoices, admin.TabularInline[Invitation, Campaign]):
+    """Invite a player to a power by email: saving sends a single-use link (issue 18)."""
+
+    model = Invitation
+    fields = ("power", "email", "status")
+    readonly_fields = ("status",)
+    extra = 0
+    verbose_name_plural = "invitations (an email per power; saving sends the link)"
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # an invitation sent is not edited: delete it and invite again
+
+    @admin.display(description="status")
+    def status(self, obj: Invitation) -> str:
+        if obj.pk is None:
+            return "sent on saving"
+        if obj.accepted_at:
+            return f"joined {obj.accepted_at:%Y-%m-%d}"
+        if obj.expires_at <= timezone.now():
+            return "expired"
+        return f"{'sent' if obj.sent_at else 'sending'}; good until {obj.expires_at:%Y-%m-%d}"
+
+
+class PowerTaxInline(CampaignChoices, admin.TabularInline[PowerTax, Campaign]):
     model = PowerTax
     fields = ("power", "edge", "tax")
     extra = 0
@@ -141,8 +239,19 @@ class Counts(TypedDict):
 class CampaignAdmin(admin.ModelAdmin[Campaign]):
     list_display = ("name", "current_round", "power_count", "system_count", "created_at")
     search_fields = ("name",)
-    inlines = (PowerInline, MarketEdgeInline, PowerTaxInline, ConsumableInline, GroupLimitInline)
+    # the round moves by resolution and rollback only (the round controls, Rounds)
+    readonly_fields = ("current_round",)
+    inlines = (
+        PowerInline,
+        PlayerInline,
+        InvitationInline,
+        MarketEdgeInline,
+        PowerTaxInline,
+        ConsumableInline,
+        GroupLimitInline,
+    )
     actions = (import_sector_action,)
+    change_form_template = "admin/powers/campaign/change_form.html"
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Campaign]:
         return (
@@ -161,6 +270,53 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
     def system_count(self, obj: WithAnnotations[Campaign, Counts]) -> int:
         return obj.n_systems
 
+    def get_urls(self) -> list[URLPattern]:
+        start = self.admin_site.admin_view(self.start_view)
+        return [
+            path("<int:object_id>/start/", start, name="powers_campaign_start"),
+            *super().get_urls(),
+        ]
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        campaign = self.get_object(request, object_id)
+        extra = {**(extra_context or {})}
+        if campaign is not None:
+            items = setup_checklist(campaign)
+            extra["checklist"] = items
+            rnd = Round.objects.filter(campaign=campaign, number=campaign.current_round).first()
+            extra["can_start"] = not_started(rnd) and not missing(items)
+        return super().change_view(request, object_id, form_url, extra)
+
+    def start_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """POST: start the campaign's paused round (the checklist's last item)."""
+        campaign = self.get_object(request, str(object_id))
+        if campaign is None or not self.has_change_permission(request, campaign):
+            raise Http404("No such campaign.")
+        back = reverse("admin:powers_campaign_change", args=[campaign.pk])
+        if request.method != "POST":
+            return HttpResponseRedirect(back)
+        try:
+            rnd = services.start_round(
+                campaign=campaign, actor=f"admin:{request.user.get_username()}"
+            )
+        except services.SetupIncomplete as exc:
+            for error in exc.errors:
+                self.message_user(request, f"Not started — {error}", messages.ERROR)
+        else:
+            self.message_user(
+                request,
+                f"Round {rnd.number} of {campaign} has started; its deadline is "
+                f"{rnd.deadline:%Y-%m-%d %H:%M} UTC.",
+                messages.SUCCESS,
+            )
+        return HttpResponseRedirect(back)
+
     def save_related(
         self,
         request: HttpRequest,
@@ -169,4 +325,17 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
         change: bool,
     ) -> None:
         super().save_related(request, form, formsets, change)
-        services.setup_campaign(campaign=form.instance)
+        # made here, a campaign's first round waits for the organiser's "Start"
+        services.setup_campaign(campaign=form.instance, paused=not change)
+
+    def save_formset(
+        self,
+        request: HttpRequest,
+        form: forms.ModelForm[Campaign],
+        formset: BaseInlineFormSet[Any, Campaign],
+        change: bool,
+    ) -> None:
+        super().save_formset(request, form, formset, change)
+        for obj in formset.new_objects:
+            if isinstance(obj, Invitation):
+                invitations.invite(obj)

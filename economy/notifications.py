@@ -1,4 +1,5 @@
-"""Emails to players (console backend by default). Called after commit; never raises."""
+"""The nudge to the last power to submit (console backend by default). Called after commit;
+never raises. Everything else players are told goes through the notices app (issue 18)."""
 
 from __future__ import annotations
 
@@ -18,26 +19,6 @@ def _send(messages: list[tuple[str, str, str, list[str]]]) -> None:
         send_mass_mail(messages, fail_silently=False)
     except Exception:
         log.exception("could not send %d notification(s)", len(messages))
-
-
-def round_resolved(round_id: int, next_round_id: int) -> None:
-    """Tell every player that the round resolved and the next one is open."""
-    rnd = Round.objects.select_related("campaign").get(pk=round_id)
-    nxt = Round.objects.get(pk=next_round_id)
-    deadline = f" Deadline: {nxt.deadline:%Y-%m-%d %H:%M} UTC." if nxt.deadline else ""
-    messages = [
-        (
-            f"[FTCamp] {rnd.campaign.name}: round {rnd.number} resolved",
-            f"Round {rnd.number} of {rnd.campaign.name} has been resolved. Your statement for "
-            f"{m.power.name} is ready, and round {nxt.number} is open for orders.{deadline}",
-            settings.DEFAULT_FROM_EMAIL,
-            [m.user.email],
-        )
-        for m in Membership.objects.filter(campaign=rnd.campaign)
-        .select_related("user", "power")
-        .exclude(user__email="")
-    ]
-    _send(messages)
 
 
 def last_to_submit(round_id: int, power_id: int) -> None:

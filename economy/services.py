@@ -39,6 +39,7 @@ from economy.rounds import audit, audit_power, lock_open_round
 from economy.snapshot import export_state, load_state, save_state, write_state
 from ftcamp.celery import app as celery_app
 from ftcamp.errors import Missing, Refused
+from notices import announce
 from powers.models import (
     Build,
     Campaign,
@@ -614,7 +615,7 @@ def _resolve_claimed(round_id: int) -> bool:
     rnd.resolved_at = now
     rnd.last_error = ""
     rnd.save(update_fields=["status", "resolved_at", "last_error"])
-    nxt = Round.objects.create(
+    Round.objects.create(
         campaign=campaign,
         number=result.state.round,
         status=RoundStatus.OPEN,
@@ -628,7 +629,7 @@ def _resolve_claimed(round_id: int) -> bool:
         rejected=len(result.rejected),
         nmr=inputs.nmr,
     )
-    transaction.on_commit(lambda: notifications.round_resolved(rnd.pk, nxt.pk))
+    announce.round_resolved(rnd.pk)  # each player's statement, by email and notice
     return True
 
 

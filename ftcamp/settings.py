@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "economy",
     "trade",
     "campaigns",
+    "notices",
 ]
 
 MIDDLEWARE = [
@@ -203,6 +204,11 @@ CELERY_BEAT_SCHEDULE = {
         # often: a dead resolver is found by its released lock, so a sweep is a cheap query
         "schedule": env_int("FTCAMP_SWEEP_SECONDS", 10),
     },
+    # deadline reminders 24 h ahead, and the backstop for notices a lost message did not tell
+    "sweep-notices": {
+        "task": "notices.sweep",
+        "schedule": env_int("FTCAMP_NOTICE_SWEEP_SECONDS", 300),
+    },
 }
 # Without PostgreSQL's advisory locks (SQLite, `make run`): a claim older than this with no
 # result is presumed dead and returned to open.
@@ -212,6 +218,10 @@ FTCAMP_OVERDUE_GRACE_SECONDS = env_int("FTCAMP_OVERDUE_GRACE_SECONDS", 600)
 
 EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "ftcamp@localhost")
+# Links in emails are absolute: the address players reach this site at.
+FTCAMP_BASE_URL = env_str("FTCAMP_BASE_URL", "http://127.0.0.1:8000")
+# How long an invitation link to a power stays good.
+FTCAMP_INVITE_DAYS = env_int("FTCAMP_INVITE_DAYS", 7)
 
 # --- Security: strict in production, relaxed only for local http in DEBUG. ---
 SESSION_COOKIE_HTTPONLY = True

@@ -5,6 +5,7 @@ from ftcamp import views
 
 admin.site.site_header = "FTCamp administration"
 admin.site.site_title = "FTCamp admin"
+admin.site.index_title = "Your campaigns, their players and rounds"
 
 handler400 = "ftcamp.views.bad_request"
 handler403 = "ftcamp.views.permission_denied"
@@ -17,6 +18,8 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("ftcamp.api_urls")),
     path("", include("campaigns.urls")),
+    path("", include("campaigns.organiser_urls")),
+    path("", include("notices.urls")),
     path("", include("powers.urls")),
     path("", include("economy.urls")),
     path("", include("trade.route_urls")),

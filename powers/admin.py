@@ -7,7 +7,7 @@ from typing import Any, TypedDict
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db.models import Count, QuerySet
+from django.db.models import Count, ForeignKey, QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 from django_stubs_ext import WithAnnotations
@@ -20,6 +20,7 @@ from powers.models import (
     BubbleSensor,
     Build,
     BuildBuilder,
+    Campaign,
     CommandBubble,
     Craft,
     Design,
@@ -38,6 +39,45 @@ class SystemCount(TypedDict):
     n_systems: int
 
 
+# --- choices scoped to one campaign (issue 18) --------------------------------------------------
+
+SCOPE = "_ftcamp_campaign_scope"
+
+
+def campaign_choices(db_field: ForeignKey[Any, Any], campaign_id: int) -> QuerySet[Any] | None:
+    """The choices of a relation to a campaign object (a power, a system, a hex…) limited to
+    one campaign; None for a relation to anything else (the campaign itself, a user)."""
+    related = db_field.related_model
+    if not isinstance(related, type) or related is Campaign:
+        return None
+    if not any(f.name == "campaign" for f in related._meta.concrete_fields):
+        return None
+    return related._default_manager.filter(campaign_id=campaign_id)
+
+
+class ScopedChoices:
+    """For the admin of a campaign object and its inlines: every choice of a power, holder,
+    system or hex lists only the campaign of the object edited (or, adding one, the campaign
+    chosen: ``?campaign=<id>``), so no save fails with "belongs to another campaign"."""
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        chosen = request.GET.get("campaign") or request.POST.get("campaign") or ""
+        scope = obj.campaign_id if obj is not None else int(chosen) if chosen.isdigit() else None
+        setattr(request, SCOPE, scope)
+        return super().get_form(request, obj, change, **kwargs)  # type: ignore[misc]
+
+    def formfield_for_foreignkey(
+        self, db_field: ForeignKey[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> Any:
+        scope = getattr(request, SCOPE, None)
+        choices = campaign_choices(db_field, scope) if scope is not None else None
+        if choices is not None:
+            kwargs["queryset"] = choices
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[misc]
+
+
 @admin.register(MapHex)
 class MapHexAdmin(admin.ModelAdmin[MapHex]):
     list_display = ("code", "hex_type", "campaign")
@@ -50,7 +90,7 @@ class MapHexAdmin(admin.ModelAdmin[MapHex]):
         return obj.code
 
 
-class StarSystemInline(admin.TabularInline[StarSystem, Power]):
+class StarSystemInline(ScopedChoices, admin.TabularInline[StarSystem, Power]):
     model = StarSystem
     fk_name = "holder"
     fields = (
@@ -72,15 +112,15 @@ class StarSystemInline(admin.TabularInline[StarSystem, Power]):
     show_change_link = True
 
 
-class MembershipInline(admin.TabularInline[Membership, Power]):
+class MembershipInline(ScopedChoices, admin.TabularInline[Membership, Power]):
     model = Membership
     fields = ("user",)
-    raw_id_fields = ("user",)
+    autocomplete_fields = ("user",)  # by username (issue 18)
     extra = 0
 
 
 @admin.register(Power)
-class PowerAdmin(admin.ModelAdmin[Power]):
+class PowerAdmin(ScopedChoices, admin.ModelAdmin[Power]):
     list_display = ("name", "key", "campaign", "gal", "tp", "un_member", "system_count")
     list_filter = ("campaign", "un_member")
     search_fields = ("name", "key", "campaign__name")
@@ -96,7 +136,7 @@ class PowerAdmin(admin.ModelAdmin[Power]):
 
 
 @admin.register(StarSystem)
-class StarSystemAdmin(admin.ModelAdmin[StarSystem]):
+class StarSystemAdmin(ScopedChoices, admin.ModelAdmin[StarSystem]):
     list_display = (
         "name",
         "key",
@@ -141,7 +181,7 @@ class StarSystemAdmin(admin.ModelAdmin[StarSystem]):
         return obj.hex.code
 
 
-class PositionedAdmin(admin.ModelAdmin[FleetGroup | Static]):
+class PositionedAdmin(ScopedChoices, admin.ModelAdmin[FleetGroup | Static]):
     list_select_related = ("power", "campaign")
     search_fields = ("key", "power__name", "campaign__name")
 
@@ -174,7 +214,7 @@ class StaticAdmin(PositionedAdmin):
 
 
 @admin.register(Invasion)
-class InvasionAdmin(admin.ModelAdmin[Invasion]):
+class InvasionAdmin(ScopedChoices, admin.ModelAdmin[Invasion]):
     list_display = ("system", "power", "troops", "campaign")
     list_filter = ("campaign", "power")
     list_select_related = ("system", "power", "campaign")
@@ -192,7 +232,7 @@ class SensorInline(admin.TabularInline[BubbleSensor, CommandBubble]):
 
 
 @admin.register(CommandBubble)
-class CommandBubbleAdmin(admin.ModelAdmin[CommandBubble]):
+class CommandBubbleAdmin(ScopedChoices, admin.ModelAdmin[CommandBubble]):
     list_display = ("key", "power", "hq", "radius", "campaign")
     list_filter = ("campaign", "power")
     list_select_related = ("power", "campaign")
@@ -201,12 +241,12 @@ class CommandBubbleAdmin(admin.ModelAdmin[CommandBubble]):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin[Membership]):
+class MembershipAdmin(ScopedChoices, admin.ModelAdmin[Membership]):
     list_display = ("user", "power", "campaign")
     list_filter = ("campaign",)
     list_select_related = ("user", "power", "campaign")
     search_fields = ("user__username", "power__name")
-    raw_id_fields = ("user",)
+    autocomplete_fields = ("user",)
 
 
 # --- the fleet (issue 14) ----------------------------------------------------------------
@@ -239,7 +279,7 @@ class DesignSystemInline(admin.TabularInline[DesignSystem, Design]):
 
 
 @admin.register(Design)
-class DesignAdmin(admin.ModelAdmin[Design]):
+class DesignAdmin(ScopedChoices, admin.ModelAdmin[Design]):
     list_display = ("name", "key", "power", "craft_class", "mobility", "mass", "npv", "completed")
     list_filter = ("campaign", "power", "craft_class", "mobility", "completed")
     list_select_related = ("power", "campaign")
@@ -255,7 +295,7 @@ class BuildBuilderInline(admin.TabularInline[BuildBuilder, Build]):
 
 
 @admin.register(Craft)
-class CraftAdmin(admin.ModelAdmin[Craft]):
+class CraftAdmin(ScopedChoices, admin.ModelAdmin[Craft]):
     list_display = ("key", "power", "design", "place", "crew", "fatigue", "captured")
     list_filter = ("campaign", "power", "captured")
     list_select_related = ("power", "design", "group", "static", "orbit", "campaign")
@@ -272,7 +312,7 @@ class CraftAdmin(admin.ModelAdmin[Craft]):
 
 
 @admin.register(Build)
-class BuildAdmin(admin.ModelAdmin[Build]):
+class BuildAdmin(ScopedChoices, admin.ModelAdmin[Build]):
     list_display = ("key", "power", "kind", "design", "paid", "worked", "cost", "started")
     list_filter = ("campaign", "power", "kind", "inside")
     list_select_related = ("power", "design", "campaign")

@@ -3,13 +3,16 @@ invading troops and command bubbles: the state of contracts §1 as database rows
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from economy.engine.codec import LEDGER_RESOURCES
 from economy.engine.rules import map_bounds, max_loyalty
@@ -181,6 +184,42 @@ class Membership(CampaignScoped):
 
     def __str__(self) -> str:
         return f"{self.user} plays {self.power}"
+
+
+def invitation_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def invitation_expiry() -> datetime:
+    return timezone.now() + timedelta(days=settings.FTCAMP_INVITE_DAYS)
+
+
+class Invitation(CampaignScoped):
+    """The organiser invites a player to a power by email (issue 18): the link holds ``token``,
+    good once and until ``expires_at``; following it creates an account (or logs in) and the
+    ``Membership``."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=64, unique=True, default=invitation_token, editable=False)
+    expires_at = models.DateTimeField(default=invitation_expiry)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "power", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.email} invited to play {self.power}"
 
 
 class Resource(models.TextChoices):

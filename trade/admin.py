@@ -8,6 +8,7 @@ from django.forms import ModelChoiceField
 from django.http import HttpRequest
 from django_stubs_ext import WithAnnotations
 
+from powers.admin import ScopedChoices
 from trade.models import (
     Agreement,
     AgreementEvent,
@@ -52,7 +53,7 @@ class Counts(TypedDict):
 
 
 @admin.register(TradeHub)
-class TradeHubAdmin(admin.ModelAdmin[TradeHub]):
+class TradeHubAdmin(ScopedChoices, admin.ModelAdmin[TradeHub]):
     list_display = (
         "key",
         "power",
@@ -92,7 +93,7 @@ class TradeHubAdmin(admin.ModelAdmin[TradeHub]):
 
 
 @admin.register(Shipment)
-class ShipmentAdmin(admin.ModelAdmin[Shipment]):
+class ShipmentAdmin(ScopedChoices, admin.ModelAdmin[Shipment]):
     list_display = ("key", "sender", "power", "to_hub", "resource", "amount", "arrives", "waiting")
     list_filter = ("campaign", "resource", "waiting")
     list_select_related = ("sender", "power", "to_hub")
@@ -114,7 +115,7 @@ class AgreementEventInline(admin.TabularInline[AgreementEvent, Agreement]):
 
 
 @admin.register(Agreement)
-class AgreementAdmin(admin.ModelAdmin[Agreement]):
+class AgreementAdmin(ScopedChoices, admin.ModelAdmin[Agreement]):
     """Trade agreements (R-5.5); negotiated by the players, inspected here."""
 
     list_display = ("key", "proposer", "partner", "status", "delivery", "a_status", "b_status")
@@ -124,14 +125,14 @@ class AgreementAdmin(admin.ModelAdmin[Agreement]):
     inlines = (AgreementEventInline,)
 
 
-class VoteInline(admin.TabularInline[Vote, Motion]):
+class VoteInline(ScopedChoices, admin.TabularInline[Vote, Motion]):
     model = Vote
     fields = ("member", "choice")
     extra = 0
 
 
 @admin.register(Motion)
-class MotionAdmin(admin.ModelAdmin[Motion]):
+class MotionAdmin(ScopedChoices, admin.ModelAdmin[Motion]):
     """UN Monetary Committee motions and votes (R-6.4); membership is ``Power.un_member``."""
 
     list_display = ("key", "round_number", "proposer", "kind", "edge", "value", "status")
@@ -142,7 +143,7 @@ class MotionAdmin(admin.ModelAdmin[Motion]):
 
 
 @admin.register(MarketBan)
-class MarketBanAdmin(admin.ModelAdmin[MarketBan]):
+class MarketBanAdmin(ScopedChoices, admin.ModelAdmin[MarketBan]):
     list_display = ("power", "campaign")
     list_filter = ("campaign",)
     search_fields = ("power__name",)

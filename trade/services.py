@@ -22,6 +22,7 @@ from economy.engine.validate import hex_problem
 from economy.models import Round
 from economy.rounds import audit_power, lock_open_round
 from ftcamp.errors import Forbidden, Refused
+from notices import announce
 from powers.models import Power
 from trade.models import (
     Agreement,
@@ -127,8 +128,8 @@ def terms_of(agreement: Agreement) -> Terms:
     )
 
 
-def _history(agreement: Agreement, power: Power, action: str, rnd: Round) -> None:
-    AgreementEvent.objects.create(
+def _history(agreement: Agreement, power: Power, action: str, rnd: Round) -> AgreementEvent:
+    return AgreementEvent.objects.create(
         agreement=agreement,
         power=power,
         action=action,
@@ -160,7 +161,8 @@ def propose_agreement(*, power: Power, partner_key: str, terms: Terms, actor: st
     )
     _apply_terms(agreement, terms)
     agreement.save()
-    _history(agreement, power, "propose", rnd)
+    step = _history(agreement, power, "propose", rnd)
+    announce.agreement_proposed(agreement.pk, step.pk)  # the partner is told
     audit_power(power, rnd, actor, "agreement_proposed", agreement=agreement.key)
     return agreement
 
@@ -198,7 +200,8 @@ def counter_agreement(*, power: Power, key: str, terms: Terms, actor: str) -> Ag
         agreement.partner_id if power.pk == agreement.proposer_id else agreement.proposer_id
     )
     agreement.save()
-    _history(agreement, power, "counter", rnd)
+    step = _history(agreement, power, "counter", rnd)
+    announce.agreement_proposed(agreement.pk, step.pk)  # new terms await the other party
     audit_power(power, rnd, actor, "agreement_countered", agreement=agreement.key)
     return agreement
 
@@ -301,6 +304,7 @@ def submit_motion(*, power: Power, key: str, actor: str) -> Motion:
     # the proposer votes yes by proposing (issue 17); it may change its vote until the meeting
     Vote.objects.update_or_create(motion=motion, member=power, defaults={"choice": "yes"})
     audit_power(power, rnd, actor, "motion_submitted", motion=motion.key)
+    announce.motion_opened(motion.pk)  # the other members are told
     return motion
 
 

@@ -13,8 +13,10 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.authtoken.models import Token
 
+from campaigns.organiser_urls import POLICY as ORGANISER_POLICY
 from economy import services
 from economy.models import Round
+from notices.urls import POLICY as NOTICE_POLICY
 from powers.models import FleetGroup
 from tests.web.factories import World, make_campaign, make_user
 from trade.models import TradeHub
@@ -84,6 +86,8 @@ POLICY = {
 # Other apps' routes keep their own policy tables next to their urls, merged here.
 POLICY.update(ROUTE_POLICY)
 POLICY.update(TRADE_POLICY)
+POLICY.update(ORGANISER_POLICY)
+POLICY.update(NOTICE_POLICY)
 try:  # maps (issue 7) keep their own table next to their views
     from campaigns.map_urls import POLICY as MAP_POLICY
 

@@ -1,5 +1,6 @@
-"""Players are told by email when a round resolves, and nudged when everyone else has
-submitted (issue 4). Sent after commit; a mail failure never breaks a submission."""
+"""Players are nudged by email when everyone else has submitted (issue 4). Sent after commit;
+a mail failure never breaks a submission. The "round resolved" email and the other notices are
+the notices app's (issue 18, tests/web/test_notices.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,12 @@ from django.core.mail import EmailMessage
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from economy import services
-from economy.models import Round
 from tests.web.factories import make_campaign
 
 pytestmark = pytest.mark.django_db
 
 
-def test_last_to_submit_and_round_resolved_emails(
+def test_last_to_submit_email(
     mailoutbox: list[EmailMessage],
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
@@ -27,12 +27,3 @@ def test_last_to_submit_and_round_resolved_emails(
         services.submit_sheet(power=world.powers[1], actor="t")
     nudges = [m for m in mailoutbox if "waiting for your orders" in m.subject]
     assert [m.to for m in nudges] == [["player2@example.org"]]
-
-    mailoutbox.clear()
-    services.submit_sheet(power=world.powers[2], actor="t")
-    rnd = Round.objects.get(campaign=world.campaign, number=1)
-    with django_capture_on_commit_callbacks(execute=True):
-        assert services.resolve_round(round_id=rnd.pk)
-    assert sorted(m.to[0] for m in mailoutbox) == [f"player{i}@example.org" for i in range(3)]
-    assert all("round 1 resolved" in m.subject for m in mailoutbox)
-    assert "round 2 is open" in mailoutbox[0].body

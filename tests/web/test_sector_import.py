@@ -235,12 +235,12 @@ def test_admin_action_uploads_a_sector(client: Client) -> None:
             "action": "import_sector_action",
             "_selected_action": [campaign.pk],
             "apply": "1",
-            "sector_file": upload,
+            "sector_files": upload,
         },
         follow=True,
     )
     body = done.content.decode()
-    assert "3 systems created, 0 updated, 3 lines skipped" in body
+    assert "3 systems created, 0 updated, 3 lines skipped; the map is now 32 × 40" in body
     assert "Skipped Upload.tab:5: anomaly" in body
     assert StarSystem.objects.filter(campaign=campaign, key="upload-1910").exists()
     bad = SimpleUploadedFile("x.txt", b"hello\nworld\n")
@@ -250,10 +250,53 @@ def test_admin_action_uploads_a_sector(client: Client) -> None:
             "action": "import_sector_action",
             "_selected_action": [campaign.pk],
             "apply": "1",
-            "sector_file": bad,
+            "sector_files": bad,
         },
     )
     assert again.status_code == 200 and "not a sector file" in again.content.decode()
+
+
+def test_admin_action_imports_sectors_side_by_side(client: Client, tmp_path: Path) -> None:
+    """Issue 18: several sectors at once from the admin, placed by their .xml; the map bounds
+    follow. Files are paired with their .xml by name, whatever the order chosen."""
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-root-1")
+    client.force_login(admin)
+    campaign = Campaign.objects.create(name="Side by side")
+    west = write_tab(tmp_path, "West", [tab_row("1910", "Capital", "A788899-C")], xy=(-4, -1))
+    east = write_tab(tmp_path, "East", [tab_row("0101", "Far", "C000300-9")], xy=(-3, -1))
+    paths = [west, east.with_suffix(".xml"), east, west.with_suffix(".xml")]
+    uploads = [SimpleUploadedFile(p.name, p.read_bytes()) for p in paths]
+    url = reverse("admin:powers_campaign_changelist")
+    done = client.post(
+        url,
+        {
+            "action": "import_sector_action",
+            "_selected_action": [campaign.pk],
+            "apply": "1",
+            "sector_files": uploads,
+        },
+        follow=True,
+    )
+    assert "2 systems created, 0 updated, 0 lines skipped; the map is now 64 × 40" in (
+        done.content.decode()
+    )
+    placed = dict(StarSystem.objects.filter(campaign=campaign).values_list("name", "hex__col"))
+    assert placed == {"Capital": 19, "Far": 33}  # East's 0101 is 3301
+    campaign.refresh_from_db()
+    assert (campaign.map_cols, campaign.map_rows) == (64, 40)
+    # without the .xml, two sectors cannot be placed: refused, nothing written
+    lone = [SimpleUploadedFile(p.name, p.read_bytes()) for p in (west, east)]
+    again = client.post(
+        url,
+        {
+            "action": "import_sector_action",
+            "_selected_action": [campaign.pk],
+            "apply": "1",
+            "sector_files": lone,
+        },
+    )
+    assert "no sector position" in again.content.decode()
+    assert StarSystem.objects.filter(campaign=campaign).count() == 2
 
 
 def test_maps_of_imported_sectors_credit_the_data(tmp_path: Path) -> None:
