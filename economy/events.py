@@ -268,7 +268,7 @@ class Names:
         return made.get(table, value)
 
     def render(self, key: str, value: Any) -> Any:
-        if key == "why" and isinstance(value, str):  # free words naming powers and systems
+        if key in ("why", "reason", "effect") and isinstance(value, str):  # free words
             return self.words(value)
         role = ROLES.get(key)
         if role is None or value is None:
