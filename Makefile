@@ -48,12 +48,10 @@ test: install services chromium lint
 	DEBUG=1 $(PY) manage.py adjudicate tests/cases --check
 	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(VENV)/bin/pytest
 
+## bench: every benchmark, each in its own process; one that cannot run is skipped with the
+## reason, one that fails does not stop the rest (bench/run_all.py)
 bench: install
-	$(PY) bench/engine.py
-	$(PY) bench/traderoutes.py
-	$(PY) bench/resolution.py
-	$(PY) bench/maps.py
-	$(PY) bench/recovery.py
+	$(PY) bench/run_all.py
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3

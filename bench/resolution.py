@@ -1,10 +1,12 @@
-"""Benchmark the Django shell around the engine: ``.venv/bin/python bench/resolution.py``.
+"""Benchmark the Django shell around the engine: ``.venv/bin/python bench/resolution.py [SIZES]``.
 
-Builds the engine benchmark's synthetic campaign (20 powers, 5,000 systems, 200 hubs, 2,000 groups,
-10,000 orders) in PostgreSQL, enters the orders as submitted sheets, and resolves the round through
-the same service the Celery task calls. Prints the time and query count of loading the state,
-resolving, and saving the result (issue 4). Uses the database ``ftcamp_bench`` (created and
-dropped here) unless DATABASE_URL is set.
+For each size (900 and 5,000 systems by default) builds the engine benchmark's synthetic campaign
+(at 5,000 systems: 20 powers, 200 hubs, 2,000 groups of 5 craft, 200 builds, 10,000 orders; in
+proportion at other sizes) in PostgreSQL, enters the orders as submitted sheets, and resolves the
+round through the same service the Celery task calls. Prints the time and query count of loading
+the state, resolving, and saving the result, then both sizes' query counts side by side: they
+must be equal (issue 4, 13). Uses the database ``ftcamp_bench`` (dropped and created for each
+size) unless DATABASE_URL is set.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from powers.models import Campaign, Power  # noqa: E402
 def setup_database() -> None:
     from django.db import connections
 
+    connections.close_all()  # the last size's session: a database in use cannot be dropped
     name = connections["default"].settings_dict["NAME"]
     with connections["default"]._nodb_cursor() as cur:
         cur.execute(f'DROP DATABASE IF EXISTS "{name}"')
@@ -53,11 +56,15 @@ def setup_database() -> None:
 T = TypeVar("T")
 
 
+QUERIES: dict[str, int] = {}  # label -> queries, of the size measured last
+
+
 def timed(label: str, fn: Callable[[], T]) -> T:
     with CaptureQueriesContext(connection) as ctx:
         start = time.perf_counter()
         out = fn()
         seconds = time.perf_counter() - start
+    QUERIES[label] = len(ctx.captured_queries)
     print(f"  {label:<28} {seconds:7.2f} s  {len(ctx.captured_queries):5d} queries")
     return out
 
@@ -82,7 +89,9 @@ def storable(state: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-def main(n_systems: int = 5000) -> None:
+def measure(n_systems: int) -> dict[str, int]:
+    """Resolve a campaign of ``n_systems``; the query count of each part."""
+    QUERIES.clear()
     setup_database()
     state, sheets = build(n_systems)
     state = parse_state(storable(dump_state(state)))
@@ -122,7 +131,17 @@ def main(n_systems: int = 5000) -> None:
     timed("services.resolve_round", lambda: services.resolve_round(round_id=rnd.pk))
     rnd.refresh_from_db()
     print(f"  round status: {rnd.status}, ledger lines: {len(result.ledger)}")
+    return dict(QUERIES)
+
+
+def main(sizes: list[int]) -> None:
+    counts = {n: measure(n) for n in sizes}
+    print("queries, " + " / ".join(f"{n:,} systems" for n in sizes) + ":")
+    for label in counts[sizes[0]]:
+        print(f"  {label:<28} " + " / ".join(str(counts[n][label]) for n in sizes))
+    differ = [label for label in counts[sizes[0]] if len({c[label] for c in counts.values()}) > 1]
+    print(f"query counts differ for: {', '.join(differ)}" if differ else "query counts: the same")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5000)
+    main([int(a) for a in sys.argv[1:]] or [900, 5000])

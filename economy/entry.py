@@ -23,12 +23,29 @@ campaign (contracts §1) and never meet another power's, nor a generated key (wh
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any
 
+from django.db import connection
+from django.db.models import Model
+
 from economy.engine.state import CAPACITIES
-from economy.engine.validate import FIELDS
+from economy.engine.validate import FIELDS, PROMISES, Catalog, FleetCatalog
+from economy.models import Order, RoundStatus
 from economy.orderforms import ORDER_TYPES, Field
+from powers.models import (
+    Build,
+    CommandBubble,
+    Consumable,
+    Craft,
+    Design,
+    FleetGroup,
+    Power,
+    StarSystem,
+    Static,
+)
+from trade.models import Agreement, Motion, Shipment, TradeHub
 
 MAX_AMOUNT = 10**12  # any amount of a resource (issue 11); bank and pools are 64-bit
 INT32 = 2**31 - 1  # PositiveIntegerField columns: troops, PL in passenger space, shipments
@@ -360,6 +377,135 @@ def resolvable(payloads: Iterable[Any]) -> tuple[list[tuple[int, Any]], list[tup
         else:
             accepted.append((i, payload))
     return accepted, refused
+
+
+# --- layer 2's catalogue: only what the order names (issue 13) ------------------------------
+#
+# The engine's entry rules look up each id an order names (owner, holder, taken or not) and,
+# for hexes, the map's bounds: nothing else of the campaign. So the catalogue holds just those
+# ids, read in one query over the campaign-scoped keys (an index lookup each), plus the map's
+# bounds (one aggregate) when the order has hexes, plus the ids the power's sheet creates when
+# a fleet order may name them (R-10.1a). The cost is the same at any campaign size and it reads
+# the rows as they are now, so there is nothing to go stale.
+
+HEX_KINDS = ("hex", "hexes", "links", "shares")  # fields checked against the map's bounds
+# Fleet orders whose ids may be created by earlier orders of the same sheet (validate.py).
+PROMISED_TO = ("build", "crew", "supply_ep", "form_group")
+FLEET_KINDS = ("design", "craft", "build", "unbuild", "consumable")  # R-10: in _catalog_sql
+OWNED_KINDS = ("group", "static", "hub", "system", *FLEET_KINDS)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+
+
+def named(stored: dict[str, Any]) -> list[str]:
+    """Every string an order carries (ids, keys, kinds; hexes too, which match nothing), but
+    its type: the only keys the engine's entry rules may look up."""
+    return sorted({s for k, v in stored.items() if k != "type" for s in _strings(v)})
+
+
+def catalog_for(power: Power, stored: dict[str, Any]) -> Catalog:
+    """Who owns what of the ids ``stored`` names, for the engine's entry rules (the facts
+    ``Catalog.of`` reads from the state, narrowed to them; its ids are every key of the
+    campaign, a superset of the state's, so entry is never laxer than resolution)."""
+    owned: dict[str, dict[str, Any]] = {k: {} for k in OWNED_KINDS}
+    powers: set[str] = set()
+    ids: set[str] = set()
+    names = [n for n in named(stored) if len(n) <= KEY_LENGTH]
+    if names:
+        size = 1 << (len(names) - 1).bit_length()  # a few query texts, not one per length
+        params: dict[str, Any] = {f"k{i}": names[min(i, len(names) - 1)] for i in range(size)}
+        params["campaign"] = power.campaign_id
+        with connection.cursor() as cur:
+            cur.execute(_catalog_sql(size), params)
+            for kind, key, owner in cur.fetchall():
+                if kind != "consumable":  # a catalogue kind is not an id
+                    ids.add(key)
+                if kind == "power":
+                    powers.add(key)
+                elif kind in owned:
+                    owned[kind][key] = owner
+    spec = ORDER_TYPES.get(str(stored.get("type")))
+    has_hexes = spec is not None and any(f.kind in HEX_KINDS for f in spec.fields)
+    fleet = FleetCatalog(
+        owned["design"],
+        owned["craft"],
+        {**owned["build"], **owned["unbuild"]},
+        set(owned["consumable"]),
+        {key: ("craft", owner) for key, owner in owned["build"].items()},
+    )
+    if stored.get("type") in PROMISED_TO:  # R-10.1a: it may name what the sheet creates
+        fleet.promised.update(sheet_promises(power))
+    return Catalog(
+        powers,
+        owned["group"],
+        owned["static"],
+        owned["hub"],
+        owned["system"],
+        ids,
+        power.campaign.map_bounds() if has_hexes else None,
+        fleet,
+    )
+
+
+def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
+    """What the power's sheet for the open round creates (R-10.1a): designs registered, craft
+    built, groups formed, by id -> (what, power); as ``validate.FleetCatalog.of`` reads a
+    sheet (one query)."""
+    out: dict[str, tuple[str, str]] = {}
+    for payload in Order.objects.filter(
+        sheet__power=power,
+        sheet__round__status=RoundStatus.OPEN,
+        payload__type__in=list(PROMISES),
+    ).values_list("payload", flat=True):
+        if isinstance(payload.get("id"), str):
+            out.setdefault(payload["id"], (PROMISES[payload["type"]], power.key))
+    return out
+
+
+@cache
+def _catalog_sql(size: int) -> str:
+    """The kind, key and owner's key of each of ``size`` named keys in the campaign (one UNION
+    ALL; the ORM's union of many querysets costs more to compile than to run)."""
+    q = connection.ops.quote_name
+    powers = q(Power._meta.db_table)
+    keys = ", ".join(f"%(k{i})s" for i in range(size))
+
+    # Built from model metadata and constants only; the campaign and keys are parameters.
+    def part(model: type[Model], kind: str, owner: str | None = None, key: str = "key") -> str:
+        table = q(model._meta.db_table)
+        label = f"'{kind}'" if kind != "x.kind" else kind  # a build's kind: build or unbuild
+        where = f"WHERE x.campaign_id = %(campaign)s AND x.{key} IN ({keys})"
+        if owner is None:
+            return f"SELECT {label}, x.{key}, NULL FROM {table} x {where}"  # noqa: S608
+        return (
+            f"SELECT {label}, x.{key}, o.key FROM {table} x LEFT JOIN {powers} o "  # noqa: S608
+            f"ON o.id = x.{q(owner)} {where}"
+        )
+
+    return " UNION ALL ".join(
+        [
+            part(Power, "power"),
+            part(FleetGroup, "group", "power_id"),
+            part(Static, "static", "power_id"),
+            part(TradeHub, "hub", "power_id"),
+            part(StarSystem, "system", "holder_id"),
+            *(part(m, "other") for m in (Shipment, CommandBubble, Agreement, Motion)),
+            part(Design, "design", "power_id"),
+            part(Craft, "craft", "power_id"),
+            part(Build, "x.kind", "power_id"),
+            part(Consumable, "consumable", key="kind"),
+        ]
+    )
 
 
 # --- the API's schema ---------------------------------------------------------------------

@@ -25,6 +25,10 @@ class Round(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True, help_text="Resolution claimed at.")
     resolved_at = models.DateTimeField(null=True, blank=True)
+    # Bumped in the transaction of every write to a table of the campaign's state while the
+    # round is live (PostgreSQL triggers, migration 0004): the key of the parsed state that
+    # the projected statement reuses (economy.snapshot.round_state, docs/decisions.md).
+    state_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["campaign", "-number"]

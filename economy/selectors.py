@@ -18,7 +18,7 @@ from economy.events import Names, describe, hub_name, in_words, resource_word
 from economy.fleet_selectors import fleet_choices, sheet_payloads, shown
 from economy.guide import step_of
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
-from economy.snapshot import export_state, load_state
+from economy.snapshot import export_state, load_state, round_state
 from economy.texts import plain
 from powers.models import Build, Campaign, Craft, Design, FleetGroup, Power, StarSystem, Static
 from trade.models import TradeHub
@@ -379,12 +379,16 @@ def build_statement(
 
 def projected_statement(power: Power) -> Statement:
     """What this power's books and loyalty would be if the round resolved now with its current
-    orders — the engine run on a copy; other powers' orders are not used (nor shown)."""
+    orders — the engine run on a copy; other powers' orders are not used (nor shown). The
+    parsed state is the live round's, cached per process and state version (issue 13)."""
     rnd = live_round(power.campaign_id)
-    state = load_state(power.campaign)
-    start = dump_state(state)
     orders: list[Any] = []
-    if rnd is not None:
+    if rnd is None:
+        state = load_state(power.campaign)
+        start = dump_state(state)
+    else:
+        cached = round_state(power.campaign, rnd)
+        state, start = cached.state, cached.start
         _, rows = sheet_of(rnd, power)
         orders = [o.payload for o in rows]
     result = resolve(
@@ -393,13 +397,20 @@ def projected_statement(power: Power) -> Statement:
         round_rng(state.seed, state.round),
     )
     lines = [line.as_json() for line in result.ledger if line.power == power.key]
+    # only holders and loyalty of the end state are read: no need to dump all of it
+    end = {
+        "systems": [
+            {"id": s.id, "holder": s.holder, "loyalty": s.loyalty} for s in result.state.systems
+        ]
+    }
     return build_statement(
         start,
-        dump_state(result.state),
+        end,
         power.key,
         lines,
-        [r.as_json() for r in result.rejected],
-        [e.as_json() for e in result.events if not e.public],  # public ones come at resolution
+        [r.as_json() for r in result.rejected if r.power == power.key],
+        # this power's only (public ones come at resolution): no words for the others'
+        [e.as_json() for e in result.events if not e.public and power.key in e.powers],
         Names.of_state(start, power_names(power.campaign_id), hub_names(power)),
     )
 

@@ -12,12 +12,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from functools import cache
 from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Count, Model, Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from economy import entry, notifications
@@ -25,7 +24,7 @@ from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
-from economy.engine.validate import PROMISES, Catalog, FleetCatalog, check_order
+from economy.engine.validate import Catalog, check_order
 from economy.models import (
     LedgerLine,
     Order,
@@ -41,19 +40,14 @@ from ftcamp.celery import app as celery_app
 from ftcamp.errors import Missing, Refused
 from notices import announce
 from powers.models import (
-    Build,
     Campaign,
-    CommandBubble,
-    Consumable,
-    Craft,
-    Design,
     FleetGroup,
     Power,
     StarSystem,
     Static,
 )
 from trade import services as trade_services
-from trade.models import Agreement, Motion, RateHistory, Shipment, TradeHub
+from trade.models import RateHistory, TradeHub
 
 log = logging.getLogger(__name__)
 
@@ -98,104 +92,9 @@ def _checked(power: Power, payload: Any) -> dict[str, Any]:
 
 
 def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) -> list[str]:
-    catalog = catalog or entry_catalog(power.campaign)
-    if stored.get("type") in PROMISED_TO:  # R-10.1a: it may name what the sheet creates
-        catalog.fleet.promised.update(sheet_promises(power))
-    return check_order(catalog, power.key, stored)
-
-
-# Fleet orders whose ids may be created by earlier orders of the same sheet (validate.py).
-PROMISED_TO = ("build", "crew", "supply_ep", "form_group")
-
-
-def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
-    """What the power's sheet for the open round creates (R-10.1a): designs registered, craft
-    built, groups formed, by id -> (what, power); as ``validate.FleetCatalog.of`` reads a
-    sheet (one query)."""
-    out: dict[str, tuple[str, str]] = {}
-    for payload in Order.objects.filter(
-        sheet__power=power,
-        sheet__round__status=RoundStatus.OPEN,
-        payload__type__in=list(PROMISES),
-    ).values_list("payload", flat=True):
-        if isinstance(payload.get("id"), str):
-            out.setdefault(payload["id"], (PROMISES[payload["type"]], power.key))
-    return out
-
-
-def entry_catalog(campaign: Campaign) -> Catalog:
-    """Who owns what, for the engine's entry rules: the facts ``Catalog.of`` reads from the
-    state, in one query of keys and owners (and the map's bounds). Its ids are every key of the
-    campaign (a superset of the state's, so entry is never laxer than resolution)."""
-    owned: dict[str, dict[str, Any]] = {
-        k: {} for k in ("group", "static", "hub", "system", *FLEET_KINDS)
-    }
-    powers: set[str] = set()
-    ids: set[str] = set()
-    with connection.cursor() as cur:
-        cur.execute(_catalog_sql(), {"campaign": campaign.pk})
-        for kind, key, owner in cur.fetchall():
-            if kind != "consumable":  # a catalogue kind is not an id
-                ids.add(key)
-            if kind == "power":
-                powers.add(key)
-            elif kind in owned:
-                owned[kind][key] = owner
-    return Catalog(
-        powers,
-        owned["group"],
-        owned["static"],
-        owned["hub"],
-        owned["system"],
-        ids,
-        campaign.map_bounds(),
-        FleetCatalog(
-            owned["design"],
-            owned["craft"],
-            {**owned["build"], **owned["unbuild"]},
-            set(owned["consumable"]),
-            {key: ("craft", owner) for key, owner in owned["build"].items()},
-        ),
-    )
-
-
-FLEET_KINDS = ("design", "craft", "build", "unbuild", "consumable")  # R-10: in _catalog_sql
-
-
-@cache
-def _catalog_sql() -> str:
-    """Every key of a campaign with its kind and its owner's key (one UNION ALL; the ORM's
-    union of nine querysets costs more to compile than to run)."""
-    q = connection.ops.quote_name
-    powers = q(Power._meta.db_table)
-
-    # Built from model metadata and constants only; the campaign is a query parameter.
-    def part(model: type[Model], kind: str, owner: str | None = None, key: str = "key") -> str:
-        table = q(model._meta.db_table)
-        label = f"'{kind}'" if kind != "x.kind" else kind  # a build's kind: build or unbuild
-        if owner is None:
-            return (
-                f"SELECT {label}, x.{key}, NULL FROM {table} x WHERE x.campaign_id = %(campaign)s"  # noqa: S608
-            )
-        return (
-            f"SELECT {label}, x.{key}, o.key FROM {table} x LEFT JOIN {powers} o "  # noqa: S608
-            f"ON o.id = x.{q(owner)} WHERE x.campaign_id = %(campaign)s"
-        )
-
-    return " UNION ALL ".join(
-        [
-            part(Power, "power"),
-            part(FleetGroup, "group", "power_id"),
-            part(Static, "static", "power_id"),
-            part(TradeHub, "hub", "power_id"),
-            part(StarSystem, "system", "holder_id"),
-            *(part(m, "other") for m in (Shipment, CommandBubble, Agreement, Motion)),
-            part(Design, "design", "power_id"),
-            part(Craft, "craft", "power_id"),
-            part(Build, "x.kind", "power_id"),
-            part(Consumable, "consumable", key="kind"),
-        ]
-    )
+    """Layer 2: the engine's entry rules, on a catalogue of only what the order names (a few
+    narrow queries, ``entry.catalog_for``), read without any lock."""
+    return check_order(catalog or entry.catalog_for(power, stored), power.key, stored)
 
 
 def _assets(power: Power) -> int:
@@ -208,14 +107,42 @@ def _assets(power: Power) -> int:
     )
 
 
-def _enter(
-    power: Power, payload: Any, *, strict: bool, on_sheet: int | None = None
+@dataclass(frozen=True)
+class Entry:
+    """An order through the entry check, before any lock (issue 13): as it will be stored, its
+    rule errors, or why it cannot be stored at all (raised only under the round lock, so a
+    closed round is named first, as before)."""
+
+    stored: dict[str, Any]
+    errors: list[str]
+    refused: OrderInvalid | None = None
+
+
+def _prepare(power: Power, payload: Any, *, contract: bool = False) -> Entry:
+    """The one entry check (issue 11) for both front doors, reading only what the order names:
+    the storage limits, then the engine's rules. ``contract``: an order from a case file, whose
+    ids are keys already (contracts §1)."""
+    try:
+        if contract:
+            errors = entry.shape_errors(payload, contract=True)
+            if errors:
+                raise OrderInvalid(errors)
+            stored: dict[str, Any] = payload
+        else:
+            stored = _checked(power, payload)
+    except OrderInvalid as exc:
+        return Entry({}, [], exc)
+    return Entry(stored, _rule_errors(power, stored, None))
+
+
+def _admit(
+    power: Power, prepared: Entry, *, strict: bool, on_sheet: int | None = None
 ) -> tuple[dict[str, Any], list[str]]:
-    """The one entry check (issue 11) for both front doors: the order as stored and its rule
-    errors. ``OrderInvalid`` for anything that cannot be stored, for rule errors too when
-    ``strict`` (the API), and for a new order on a sheet already holding ``on_sheet`` orders
-    when that is the cap."""
-    stored = _checked(power, payload)
+    """Under the round lock: ``OrderInvalid`` for an order that cannot be stored, for a new one
+    on a sheet already holding ``on_sheet`` orders when that is the cap, and for rule errors
+    when ``strict`` (the API); else the order to store and its rule errors."""
+    if prepared.refused is not None:
+        raise prepared.refused
     if on_sheet is not None and on_sheet >= entry.BASE_ORDERS:
         limit = entry.max_orders(_assets(power))
         if on_sheet >= limit:
@@ -225,13 +152,11 @@ def _enter(
                     "fleet group, static, system and hub you have)"
                 ]
             )
-    errors = _rule_errors(power, stored, None)
-    if strict and errors:
-        raise OrderInvalid(errors)
-    return stored, errors
+    if strict and prepared.errors:
+        raise OrderInvalid(prepared.errors)
+    return prepared.stored, prepared.errors
 
 
-@transaction.atomic
 def add_order(
     *,
     power: Power,
@@ -241,18 +166,24 @@ def add_order(
     round_number: int | None = None,
     contract: bool = False,
 ) -> Order:
-    """Append an order to the power's sheet. Locks the open round row. An order that breaks a
-    rule is kept, marked with its error, so positions never shift, and resolution lists it as
-    rejected; with ``strict`` (the API) it is refused with ``OrderInvalid`` instead and nothing
-    is written. ``round_number`` is the round the writer saw (``RoundOver`` if it is over).
-    ``contract``: the order is in the contract's form already (``manage.py load_case``)."""
-    rnd = lock_open_round(power.campaign_id, expected=round_number)
+    """Append an order to the power's sheet. An order that breaks a rule is kept, marked with
+    its error, so positions never shift, and resolution lists it as rejected; with ``strict``
+    (the API) it is refused with ``OrderInvalid`` instead and nothing is written.
+    ``round_number`` is the round the writer saw (``RoundOver`` if it is over). ``contract``:
+    the order is in the contract's form already (``manage.py load_case``). The entry check
+    runs first, without a lock; the open round row is locked for the write only."""
+    prepared = _prepare(power, payload, contract=contract)
+    with transaction.atomic():
+        rnd = lock_open_round(power.campaign_id, expected=round_number)
+        return _append(power, rnd, prepared, actor=actor, strict=strict, cap=not contract)
+
+
+def _append(
+    power: Power, rnd: Round, prepared: Entry, *, actor: str, strict: bool, cap: bool = True
+) -> Order:
     sheet = _sheet(rnd, power)
     position = sheet.orders.count()
-    if contract:
-        stored, errors = _contract_entry(power, payload)
-    else:
-        stored, errors = _enter(power, payload, strict=strict, on_sheet=position)
+    stored, errors = _admit(power, prepared, strict=strict, on_sheet=position if cap else None)
     order = Order.objects.create(
         sheet=sheet, position=position, payload=stored, error="; ".join(errors)
     )
@@ -261,16 +192,6 @@ def add_order(
     return order
 
 
-def _contract_entry(power: Power, payload: Any) -> tuple[dict[str, Any], list[str]]:
-    """An order from a case file: its ids are keys already; only the storage limits and the
-    engine's rules apply (contracts §1)."""
-    errors = entry.shape_errors(payload, contract=True)
-    if errors:
-        raise OrderInvalid(errors)
-    return payload, _rule_errors(power, payload, None)
-
-
-@transaction.atomic
 def update_order(
     *,
     power: Power,
@@ -280,14 +201,21 @@ def update_order(
     strict: bool = False,
     round_number: int | None = None,
 ) -> Order:
-    """Replace the order at ``position``, with the same checks as ``add_order``. Locks the open
-    round row."""
-    rnd = lock_open_round(power.campaign_id, expected=round_number)
+    """Replace the order at ``position``, with the same checks as ``add_order``, run before the
+    open round row is locked for the write."""
+    prepared = _prepare(power, payload)
+    with transaction.atomic():
+        rnd = lock_open_round(power.campaign_id, expected=round_number)
+        return _replace(power, rnd, position, prepared, actor=actor, strict=strict)
+
+
+def _replace(
+    power: Power, rnd: Round, position: int, prepared: Entry, *, actor: str, strict: bool
+) -> Order:
     order = Order.objects.filter(sheet__round=rnd, sheet__power=power, position=position).first()
     if order is None:
         raise OrderNotFound(f"There is no order {position + 1} on your sheet.")
-    stored, errors = _enter(power, payload, strict=strict)
-    order.payload = stored
+    order.payload, errors = _admit(power, prepared, strict=strict)
     order.error = "; ".join(errors)
     order.save(update_fields=["payload", "error"])
     _touch(order.sheet)
@@ -349,8 +277,9 @@ def _touch(sheet: OrderSheet) -> None:
 def set_declaration(
     *, power: Power, payload: dict[str, Any], actor: str, round_number: int | None = None
 ) -> Order:
-    """Keep one declare_group order per group on the sheet (R-2): update it, or add it. Locks
-    the open round row."""
+    """Keep one declare_group order per group on the sheet (R-2): update it, or add it. The
+    entry check runs first; the open round row is locked for the write."""
+    prepared = _prepare(power, payload)
     with transaction.atomic():
         rnd = lock_open_round(power.campaign_id, expected=round_number)
         existing = (
@@ -364,10 +293,8 @@ def set_declaration(
             .first()
         )
         if existing is not None:
-            return update_order(
-                power=power, position=existing.position, payload=payload, actor=actor
-            )
-        return add_order(power=power, payload=payload, actor=actor)
+            return _replace(power, rnd, existing.position, prepared, actor=actor, strict=False)
+        return _append(power, rnd, prepared, actor=actor, strict=False)
 
 
 @transaction.atomic
@@ -877,5 +804,6 @@ def rollback_to(*, campaign: Campaign, number: int, actor: str) -> None:
     target.started_at = None
     target.resolved_at = None
     target.deadline = timezone.now() + timedelta(hours=campaign.round_length_hours)
+    target.state_version += 1  # live again with the state written above: not what it had
     target.save()
     audit(campaign_id=campaign.pk, round_number=number, actor=actor, action="rolled_back")

@@ -10,12 +10,14 @@ side, per object) and once in the codec.
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from django.db import models
+from django.db import connection, models
 
 from economy.engine.codec import dump_state, parse_state
 from economy.engine.navy import Navy
@@ -59,6 +61,7 @@ from economy.engine.state import (
 from economy.engine.state import (
     Static as StaticState,
 )
+from economy.models import Round
 from powers.db import bulk_update, hex_code
 from powers.models import (
     BubbleOutpost,
@@ -183,6 +186,51 @@ def load_state(campaign: Campaign) -> State:
     groups = {g.id: g for g in state.groups}
     Navy(state, groups, {s.id: s for s in state.statics}).refresh_all()
     return state
+
+
+@dataclass(frozen=True)
+class RoundState:
+    """A live round's parsed state and its contract JSON, shared by the requests of one
+    process: never mutate it (the engine works on a copy, ``resolve``)."""
+
+    state: State
+    start: dict[str, Any]
+
+
+ROUND_STATES = 2  # entries kept per process: the live rounds of the campaigns in play
+_round_states: OrderedDict[tuple[int, int], RoundState] = OrderedDict()
+_round_states_lock = threading.Lock()
+
+
+def round_state(campaign: Campaign, rnd: Round) -> RoundState:
+    """The campaign's state while ``rnd`` is live, parsed once per process and state version
+    (issue 13). ``rnd`` as just read: every write to a table of the state bumps its
+    ``state_version`` in the writer's transaction (PostgreSQL triggers, economy migration
+    0004), and the version is read before the state, so what is cached under a version is
+    never older than it. Without PostgreSQL (the SQLite demo) there are no triggers and the
+    state is loaded every time."""
+    if connection.vendor != "postgresql":
+        state = load_state(campaign)
+        return RoundState(state, dump_state(state))
+    key = (rnd.pk, rnd.state_version)
+    with _round_states_lock:
+        hit = _round_states.get(key)
+        if hit is not None:
+            _round_states.move_to_end(key)
+            return hit
+    state = load_state(campaign)
+    out = RoundState(state, dump_state(state))
+    with _round_states_lock:
+        _round_states[key] = out
+        while len(_round_states) > ROUND_STATES:
+            _round_states.popitem(last=False)
+    return out
+
+
+def forget_round_states() -> None:
+    """Empty this process's cache (tests: a new database reuses round ids)."""
+    with _round_states_lock:
+        _round_states.clear()
 
 
 def load_power_fleet(power: Power) -> State:

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from economy.engine.codec import LEDGER_RESOURCES
-from economy.engine.rules import map_bounds, max_loyalty
+from economy.engine.rules import max_loyalty
 from economy.engine.state import CAPACITIES
 from economy.engine.validate import hex_problem
 from powers.db import CampaignScoped, hex_code, key_validator, scoped_unique_id
@@ -90,7 +90,9 @@ class Campaign(models.Model):
         explicit = (self.map_cols, self.map_rows) if self.map_cols and self.map_rows else None
         if explicit:
             return explicit
-        return map_bounds(None, (hex_code(c, r) for c, r in self.hexes.values_list("col", "row")))
+        # rules.map_bounds' bounding box from 0101, as one aggregate (issue 13: not a row per hex)
+        box = self.hexes.aggregate(cols=models.Max("col"), rows=models.Max("row"))
+        return (box["cols"], box["rows"]) if box["cols"] is not None else None
 
     def clean(self) -> None:
         super().clean()

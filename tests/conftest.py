@@ -22,6 +22,17 @@ def _static_root() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_round_states() -> Iterator[None]:
+    # The parsed-state cache is per process, keyed by round id and state version: a test's
+    # rolled-back database may hand the next test the same ids, which production never does.
+    from economy.snapshot import forget_round_states
+
+    forget_round_states()
+    yield
+    forget_round_states()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Settings) -> None:
     # PBKDF2's deliberate slowness buys nothing in tests and costs most of their time.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
