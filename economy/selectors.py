@@ -214,7 +214,8 @@ def loyalty_drains(power: Power) -> list[str]:
         for p in sheet_payloads(power, "declare_group")
         if isinstance(p.get("group"), str) and isinstance(p.get("hex"), str)
     }
-    state = load_state(power.campaign)
+    rnd = live_round(power.campaign_id)
+    state = round_state(power.campaign, rnd).state if rnd else load_state(power.campaign)
     return [f"{s.name} ({s.hex})" for s in abandoned(state, power.key, declared)]
 
 

@@ -55,7 +55,7 @@ class FormField(TypedDict):
 def _form_context(
     power: Power, kind: str, values: dict[str, str], errors: list[str]
 ) -> dict[str, object]:
-    choices = selectors.choices_for(power)
+    choices = selectors.choices_for(power)  # kept for the sheet's greyed types (one reading)
     spec = ORDER_TYPES.get(kind)
     labels = labels_for(kind)
     fields: list[FormField] = []
@@ -88,6 +88,7 @@ def _form_context(
         "fields": fields,
         "errors": plain_all(other, labels),
         "all_errors": plain_all(errors, labels),
+        "choices": choices,
     }
 
 
@@ -100,7 +101,9 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
         if o.payload.get("type") == "declare_group"
     }
     names = selectors.names_for(power)
-    why = selectors.unavailable(power)
+    form = extra.get("form")
+    choices = form.get("choices") if isinstance(form, dict) else None
+    why = selectors.unavailable(power, choices if isinstance(choices, selectors.Choices) else None)
     groups = [
         {
             "group": g,
