@@ -110,6 +110,9 @@ def test_a_newcomer_plays_a_first_round_from_the_pages(
     page.get_by_role("link", name=DEMO_NAME).click()
     page.get_by_role("link", name="Orders for this round").click()
     expect(page.get_by_role("heading", name=re.compile("orders for round 1"))).to_be_visible()
+    # htmx is at work once the projection has replaced its placeholder (a choice made before
+    # it has processed the page would go unheard)
+    expect(page.locator("#projection")).not_to_contain_text("Calculating")
     # a type it cannot use is offered greyed, with the reason
     ship = page.locator('#id_type option[value="ship"]')
     expect(ship).to_be_disabled()
