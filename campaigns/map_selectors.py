@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from economy.battle_records import battle_hexes
 from economy.engine.hexgrid import Hex
 from economy.engine.rules import map_bounds
+from economy.events import hub_name
 from economy.fleet_selectors import shown
 from powers.maps import (
     HEX_TYPE_LABELS,
@@ -331,11 +332,14 @@ def private_hex(*, power: Power, hexagon: Hex) -> HexPanel:
         .first()
     )
     node = (
-        HubNode.objects.filter(hub__power=power, **at).values_list("hub__key", "is_centre").first()
+        HubNode.objects.filter(hub__power=power, **at)
+        .values_list("hub__key", "hub__name", "is_centre")
+        .first()
     )
     hub = ""
     if node is not None:
-        hub = f"{'centre' if node[1] else 'node'} of hub {node[0]}"
+        named = hub_name(node[0], node[1], [power.key])
+        hub = f"{'centre' if node[2] else 'node'} of hub {named}"
     groups = [
         OwnGroup(shown(power, key), h, points, n, ep, oos).label.removeprefix("Group ")
         for key, points, n, ep, oos in FleetGroup.objects.filter(power=power, **at)
@@ -343,23 +347,26 @@ def private_hex(*, power: Power, hexagon: Hex) -> HexPanel:
         .order_by("key")
         .values_list("key", "points", "n", "ep", "out_of_supply")
     ]
-    statics = list(
-        Static.objects.filter(power=power, **at).order_by("key").values_list("key", flat=True)
-    )
+    statics = [
+        shown(power, key)
+        for key in Static.objects.filter(power=power, **at)
+        .order_by("key")
+        .values_list("key", flat=True)
+    ]
     posts = [
-        f"HQ of bubble {key}"
+        f"HQ of bubble {shown(power, key)}"
         for key in CommandBubble.objects.filter(power=power, hq_col=h.col, hq_row=h.row)
         .order_by("key")
         .values_list("key", flat=True)
     ]
     posts += [
-        f"outpost of bubble {key}"
+        f"outpost of bubble {shown(power, key)}"
         for key in BubbleOutpost.objects.filter(bubble__power=power, **at)
         .order_by("bubble__key")
         .values_list("bubble__key", flat=True)
     ]
     posts += [
-        f"sensor of bubble {key}"
+        f"sensor of bubble {shown(power, key)}"
         for key in BubbleSensor.objects.filter(bubble__power=power, **at)
         .order_by("bubble__key")
         .values_list("bubble__key", flat=True)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, Sum
 
+from economy.events import hub_name
 from economy.models import LedgerLine, Round, RoundStatus
 from powers.models import Campaign, Membership, Power, StarSystem
 from trade.models import HubNode, TradeHub
@@ -35,11 +36,20 @@ class HubRow:
     nodes: int
     links: int
 
+    @property
+    def name(self) -> str:
+        return _hub_name(self.hub)
+
+
+def _hub_name(hub: TradeHub) -> str:
+    """What the player calls the hub (issue 17: never its key)."""
+    return hub_name(hub.key, hub.name, [hub.power.key])
+
 
 @dataclass(frozen=True)
 class SystemRow:
     system: StarSystem
-    hub: str  # key of the hub the system is centre or node of, "" if none (R-1.2)
+    hub: str  # name of the hub the system is centre or node of, "" if none (R-1.2)
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,7 @@ def power_dashboard(*, power: Power) -> Dashboard:
     )
     hubs = list(
         TradeHub.objects.filter(power=power)
+        .select_related("power")
         .annotate(link_count=Count("links"))
         .prefetch_related(
             Prefetch("nodes", queryset=HubNode.objects.order_by("-is_centre", "col", "row"))
@@ -87,7 +98,7 @@ def power_dashboard(*, power: Power) -> Dashboard:
         )
         for hub in hubs
     ]
-    hub_at = {(n.col, n.row): hub.key for hub in hubs for n in hub.nodes.all()}
+    hub_at = {(n.col, n.row): _hub_name(hub) for hub in hubs for n in hub.nodes.all()}
     current = Round.objects.filter(campaign_id=power.campaign_id).order_by("-number").first()
     return Dashboard(
         power=power,

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from campaigns import selectors
+from economy import selectors as economy_selectors
 from powers.access import (
     AuthenticatedHttpRequest,
     access_power_for_user,
@@ -47,6 +48,6 @@ def dashboard(request: HttpRequest, campaign_id: int, power_key: str) -> HttpRes
         series,
         {"Gal": "#b7791f", "TP": "#2f5bd3"},
     )
-    return render(
-        request, "campaigns/dashboard.html", {"board": board, "power": power, "bank_chart": chart}
-    )
+    context = {"board": board, "power": power, "bank_chart": chart}
+    context["drains"] = economy_selectors.loyalty_drains(power)
+    return render(request, "campaigns/dashboard.html", context)

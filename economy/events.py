@@ -6,6 +6,7 @@ falls back to its contract ``text``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -37,6 +38,26 @@ def _restocked(d: Data) -> str:
     return text + (": those systems begin the battle disabled" if d["unready"] else "")
 
 
+_REASONS = (
+    (re.compile(r"^\+1 maintain orbit$"), "+1: your fleet on Maintain Orbit"),
+    (re.compile(r"^\+(\d+) from (\d+) troops$"), r"+\1: \2 troops landed"),
+    (re.compile(r"^-1 abandoned$"), "−1: no group or static of yours there"),
+    (re.compile(r"^-1 (.+) maintain orbit$"), r"−1: \1 on Maintain Orbit"),
+)
+
+
+def _changed(d: Data) -> str:
+    """R-3.4: each part of the change in words (the engine's ``why`` lists them)."""
+    parts = []
+    for part in str(d["why"]).split(", "):
+        for pattern, words in _REASONS:
+            if pattern.match(part):
+                part = pattern.sub(words, part)
+                break
+        parts.append(part)
+    return f"{d['system']} loyalty {d['before']} → {d['after']} ({'; '.join(parts)})"
+
+
 def _motion(d: Data) -> str:
     outcome = f"passed — {d['effect']}" if d["passed"] else "failed"
     return f"UN motion {d['motion']} ({d['motion_kind']}): {outcome}; {d['reason']}"
@@ -49,7 +70,7 @@ WORDS: dict[str, str | Callable[[Data], str]] = {
     "fleet.no_maintain_orbit": (
         "{group} may not hold Maintain Orbit (no troops or diplomat aboard): it has no effect"
     ),
-    "loyalty.changed": "{system} loyalty {before} → {after} ({why})",
+    "loyalty.changed": _changed,
     "loyalty.lost": "{system} is lost by {holder}: it is neutral now",
     "loyalty.claimed": "{power} claims {system}: loyalty {after}",
     "loyalty.contested": (
@@ -185,19 +206,57 @@ ROLES: dict[str, str] = {
     "craft": "craft",
     "builder": "craft",
     "from_craft": "craft",
+    "build": "builds",
+    "design": "designs",
     "source": "places",
     "dest": "places",
     "order": "orders",
     "status": "statuses",
+    "resource": "resources",
+    "bought": "resources",
+    "shipment": "shipments",
+    "agreement": "numbered",
+    "motion": "numbered",
 }
 
-ORDERS = dict(StandingOrder.choices)
-STATUSES = dict(EngageStatus.choices)
+#: Standing orders and engage outcomes in words (issue 17: "Hold – Restock", never
+#: ``hold_restock``); the model's labels are the admin's.
+ORDERS = {value: label.replace("Hold-", "Hold – ") for value, label in StandingOrder.choices} | {
+    "none": "no standing order"
+}
+STATUSES = dict(EngageStatus.choices) | {"none": "not engaged"}
+
+#: Market edges in words (R-6.1): ``ore>bio`` reads "Ore → Bio".
+RESOURCES = {"ore": "Ore", "bio": "Bio", "gal": "Gal", "pl": "PL", "tp": "TP", "lr": "LR"}
+RESOURCES |= {"ep": "EP", "cf": "CF", "troops": "troops"}
+EDGES = {
+    f"{a}>{b}": f"{RESOURCES[a]} → {RESOURCES[b]}"
+    for a, b in (("ore", "bio"), ("bio", "gal"), ("gal", "ore"))
+}
+
+_PLACE_KINDS = {
+    "bank": "Bank",
+    "hub": "hub",
+    "system": "",
+    "group": "",
+    "static": "",
+    "craft": "craft",
+    "build": "work",
+    "workshop": "workshop of",
+    "shipment": "in transit",
+}
+
+
+def resource_word(resource: str) -> str:
+    """``ore`` -> "Ore"; a consumable kind stays as it is."""
+    return RESOURCES.get(resource, resource)
 
 
 @dataclass
 class Names:
-    """Names for the ids a reader may meet in its events."""
+    """Names for the ids a reader may meet in its events, orders, ledger and statements: systems
+    with their hex, powers by name, hubs by the name their power gave them, and the ids a player
+    typed without the ``<power>-`` prefix the shell stored them with (economy.entry)."""
 
     systems: dict[str, str] = field(default_factory=dict)
     powers: dict[str, str] = field(default_factory=dict)
@@ -205,56 +264,152 @@ class Names:
     groups: dict[str, str] = field(default_factory=dict)
     statics: dict[str, str] = field(default_factory=dict)
     craft: dict[str, str] = field(default_factory=dict)
+    designs: dict[str, str] = field(default_factory=dict)
+    builds: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def of_state(cls, state: Mapping[str, Any], powers: Mapping[str, str]) -> Names:
-        """From a contract state (systems' names and hexes) and the powers' names."""
-        designs = {d["id"]: d.get("name", d["id"]) for d in state.get("designs", [])}
+    def of_state(
+        cls,
+        state: Mapping[str, Any],
+        powers: Mapping[str, str],
+        hub_names: Mapping[str, str] | None = None,
+    ) -> Names:
+        """From a contract state (systems' names and hexes), the powers' names and the hubs'
+        names (kept by the shell, not in the state)."""
+        keys = set(powers) | {p["id"] for p in state.get("powers", [])}
+        named = {k: hub_name(k, n, keys) for k, n in (hub_names or {}).items()}
+        designs = {d["id"]: d.get("name") or own(d["id"], keys) for d in state.get("designs", [])}
         return cls(
             systems={s["id"]: f"{s['name']} ({s['hex']})" for s in state.get("systems", [])},
             powers=dict(powers),
-            hubs={h["id"]: h["id"] for h in state.get("hubs", [])},
-            groups={g["id"]: g["id"] for g in state.get("groups", [])},
-            statics={s["id"]: s["id"] for s in state.get("statics", [])},
+            hubs=named
+            | {h["id"]: hub_name(h["id"], "", keys) for h in state.get("hubs", [])}
+            | named,
+            groups={g["id"]: f"Group {own(g['id'], keys)}" for g in state.get("groups", [])},
+            statics={s["id"]: f"Static {own(s['id'], keys)}" for s in state.get("statics", [])},
             craft={
-                c["id"]: f"{c['id']} ({designs.get(c['design'], c['design'])})"
+                c["id"]: f"{own(c['id'], keys)} ({designs.get(c['design'], c['design'])})"
                 for c in state.get("craft", [])
             },
+            designs=designs,
+            builds={b["id"]: own(b["id"], keys) for b in state.get("builds", [])},
         )
 
-    def render(self, key: str, value: Any) -> Any:
-        role = ROLES.get(key)
-        if role is None or value is None:
-            return value
-        if isinstance(value, list):
-            return [self.render(key, v) for v in value]
-        return self._table(role).get(value, value)
-
-    def _table(self, role: str) -> Mapping[str, str]:
-        """The names of one role; the two merged tables once per ``Names`` (a statement's
-        hundreds of events would otherwise copy every system's name for each)."""
-        if role == "carriers":
-            return self._carriers
-        if role == "places":
-            return self._places
-        tables: dict[str, Mapping[str, str]] = {
+    @cached_property
+    def tables(self) -> dict[str, Mapping[str, str]]:
+        hubs = {k: f"hub {v}" for k, v in self.hubs.items()}
+        return {
             "systems": self.systems,
             "powers": self.powers,
             "hubs": self.hubs,
             "groups": self.groups,
+            "statics": self.statics,
+            "carriers": {**self.statics, **self.groups},
             "craft": self.craft,
+            "designs": self.designs,
+            "builds": self.builds,
+            "places": {**self.systems, **hubs},
             "orders": ORDERS,
             "statuses": STATUSES,
+            "resources": RESOURCES,
         }
-        return tables[role]
 
-    @cached_property
-    def _carriers(self) -> dict[str, str]:
-        return {**self.statics, **self.groups}
+    def name(self, table: str, value: Any) -> Any:
+        """One id (or a list of them) looked up in one table; an unknown id stays as it is."""
+        if isinstance(value, list):
+            return [self.name(table, v) for v in value]
+        if not isinstance(value, str):
+            return value
+        found = self.tables.get(table, {}).get(value)
+        if found is not None:
+            return found
+        # an id the round made (not in its starting state) or one never named
+        if table == "shipments":
+            return shipment_name(value)
+        if table == "numbered":
+            return numbered(value)
+        mine = self._own(value)
+        made = {"hubs": hub_name(value, "", self.powers), "groups": f"Group {mine}"}
+        made |= {"statics": f"Static {mine}", "carriers": mine, "craft": mine, "builds": mine}
+        made |= {"designs": mine}
+        return made.get(table, value)
 
-    @cached_property
-    def _places(self) -> dict[str, str]:
-        return {**self.systems, **{k: f"hub {v}" for k, v in self.hubs.items()}}
+    def render(self, key: str, value: Any) -> Any:
+        if key in ("why", "reason", "effect") and isinstance(value, str):  # free words
+            return self.words(value)
+        role = ROLES.get(key)
+        if role is None or value is None:
+            return value
+        return self.name(role, value)
+
+    def place(self, where: str) -> str:
+        """A ledger place (``hub:nac-core``, ``system:avalon``, ``bank``) in words."""
+        kind, _, key = where.partition(":")
+        table = {"system": "systems", "hub": "hubs", "group": "groups", "static": "statics"}
+        table |= {"craft": "craft", "build": "builds", "workshop": "craft"}
+        named = self.name(table.get(kind, ""), key) if key else ""
+        if named == key:  # made this round: not in the round's starting state
+            named = self._own(key)
+        prefix = _PLACE_KINDS.get(kind, kind)
+        return " ".join(p for p in (prefix, named) if p) or where
+
+    def words(self, text: str) -> str:
+        """Free text from the engine (a ledger line's reason, a rejection) with its ids as
+        names: ledger places (``hub:nac-core``), every whole word that is a known id, and
+        market edges (``ore>bio``)."""
+
+        def swap(match: re.Match[str]) -> str:
+            word = match.group(0)
+            if ":" in word:
+                return self.place(word)
+            if word in EDGES:
+                return EDGES[word]
+            for table in ("systems", "powers", "hubs", "groups", "statics", "craft", "builds"):
+                found = self.tables[table].get(word)
+                if found is not None:
+                    said = match.string[max(0, match.start() - 4) : match.start()].lower()
+                    return f"hub {found}" if table == "hubs" and said != "hub " else found
+            return self._own(word)
+
+        return _WORD.sub(swap, text)
+
+    def _own(self, key: str) -> str:
+        return own(key, set(self.powers))
+
+
+_WORD = re.compile(
+    r"\b(?:system|hub|group|static|craft|build|workshop|shipment):[\w-]+"  # a ledger place
+    r"|[a-z]+>[a-z]+|[A-Za-z0-9][\w-]*"
+)
+
+
+def own(key: str, powers: Iterable[str]) -> str:
+    """An id as its power typed it: ``nac-f9`` reads ``f9`` (the shell stores typed ids with
+    their power's key in front, economy.entry)."""
+    for power in powers:
+        if key.startswith(f"{power}-") and len(key) > len(power) + 1:
+            return key[len(power) + 1 :]
+    return key
+
+
+_SHIPMENT = re.compile(r"r([0-9]+)-.+-([0-9]+)")
+
+
+def shipment_name(key: str) -> str:
+    """A shipment by what a reader can place: ``r3-nac-1`` reads "1 of round 3" (contracts §1
+    gives it its round, sender and number)."""
+    match = _SHIPMENT.fullmatch(key)
+    return f"{match[2]} of round {match[1]}" if match else key
+
+
+def numbered(key: str) -> str:
+    """A generated key (``agreement.7``, ``motion.3``) by its number: "7"."""
+    return key.rpartition(".")[2] or key
+
+
+def hub_name(key: str, name: str, powers: Iterable[str]) -> str:
+    """A hub by the name its power gave it, else its id made a name: ``nac-core`` -> "Core"."""
+    return name or own(key, powers).replace("-", " ").capitalize()
 
 
 def describe(event: Mapping[str, Any], names: Names) -> str:

@@ -27,22 +27,20 @@ from economy.engine.refit import refit_cost
 from economy.engine.repair import WORK, destroyed_points, repair_fatigue
 from economy.engine.rules import ceil_div
 from economy.engine.state import Build, Craft, Design, Group, State, Static
-from economy.entry import TYPED_ID, stored_key
+from economy.events import ORDERS, hub_name, own
 from economy.models import Order, RoundStatus
 from economy.snapshot import load_power_fleet
-from powers.models import GroupKind, Power, StandingOrder, StarSystem
+from powers.models import GroupKind, Power, StarSystem
 from trade.models import HubNode
 
 MAX_ROUNDS = 99  # "rounds to finish" beyond this reads as "many"
-ORDERS = dict(StandingOrder.choices)
 KINDS = dict(GroupKind.choices)
 
 
 def shown(power: Power | str, key: str) -> str:
     """A key as its power (or power key) typed it: ``<power>-frigate`` reads ``frigate``
-    (economy.entry); a key no player typed (``nac-1``, from a set-up) stays whole."""
-    typed = key.removeprefix(stored_key(power if isinstance(power, str) else power.key, ""))
-    return typed if typed != key and TYPED_ID.fullmatch(typed) else key
+    (economy.entry), and a set-up's ``nac-1`` reads ``1`` (issue 17: no raw keys on pages)."""
+    return own(key, [power if isinstance(power, str) else power.key])
 
 
 def _words(counts: dict[str, int]) -> str:
@@ -473,12 +471,12 @@ def fleet_choices(power: Power) -> dict[str, list[tuple[str, str]]]:
         if p.get("type") == "build" and isinstance(p.get("id"), str)
     ]
     new_groups = [
-        (p["id"], f"{shown(power, p['id'])} (formed this round)")
+        (p["id"], f"Group {shown(power, p['id'])} (formed this round)")
         for p in made
         if p.get("type") == "form_group" and isinstance(p.get("id"), str)
     ]
-    groups = [(g.id, f"{shown(power, g.id)} at {g.hex}") for g in fleet.groups.values()]
-    statics = [(s.id, f"static {shown(power, s.id)} at {s.hex}") for s in fleet.statics.values()]
+    groups = [(g.id, f"Group {shown(power, g.id)} at {g.hex}") for g in fleet.groups.values()]
+    statics = [(s.id, f"Static {shown(power, s.id)} at {s.hex}") for s in fleet.statics.values()]
     return {
         "designs": designs,
         "builders": [(c.id, craft_label(c)) for c in fleet.builders()],
@@ -520,7 +518,8 @@ def _place_words(power: Power, hexes: set[str], resource: str) -> dict[str, str]
     for col, row, key, name, amount in HubNode.objects.filter(at, hub__power=power).values_list(
         "col", "row", "hub__key", "hub__name", f"hub__pool_{resource}"
     ):
-        out[f"{col:02d}{row:02d}"] = f"the pool of hub {name or key} ({amount} {label} now)"
+        shown_name = hub_name(key, name, [power.key])
+        out[f"{col:02d}{row:02d}"] = f"the pool of hub {shown_name} ({amount} {label} now)"
     systems = Q(pk__in=[])
     for hx in hexes - set(out):
         systems |= Q(hex__col=int(hx[:2]), hex__row=int(hx[2:]))

@@ -5,7 +5,8 @@ must contain (a test checks both name the same fields); this module only says ho
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from economy.engine.command_state import MISSION_KINDS
@@ -17,6 +18,7 @@ from economy.engine.state import (
     GROUP_STATUSES,
     MOBILITIES,
 )
+from economy.events import ORDERS, RESOURCES, STATUSES, Names
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,13 @@ class OrderType:
     cite: str
     fields: tuple[Field, ...]
     pays: str = ""  # what it costs, where that is paid from and when, in words (issue 14)
+    step: str = ""  # the round step it happens in (economy.guide.STEPS, issue 17)
+    help: str = ""  # what it does, in one plain paragraph with its cost (issue 17)
+
+    @property
+    def about(self) -> str:
+        """The paragraph the form shows: what it does and what it costs."""
+        return " ".join(p for p in (self.help, self.pays) if p)
 
 
 def _ref(name: str, label: str, source: str, help: str = "") -> Field:
@@ -500,6 +509,245 @@ COMMAND_TYPES: dict[str, OrderType] = {
 }
 ORDER_TYPES.update(COMMAND_TYPES)
 
+# kind -> (the step it happens in, what it does and costs) — the players' paragraph (issue 17)
+_ABOUT: dict[str, tuple[str, str]] = {
+    "declare_group": (
+        "fleet",
+        "Says where a fleet group is this round, its standing order and how its engagements "
+        "went (movement and battles are played outside FTCamp). Free. Maintain Orbit at a system "
+        "raises your loyalty there; Hold orders make the group build, restock, research and so on.",
+    ),
+    "send_troops": (
+        "resource.1",
+        "Lands troops from a transport group on Maintain Orbit onto the system in its hex: every "
+        "25 troops add 1 loyalty to your own or a neutral system, or they invade an enemy's. The "
+        "troops are spent. Free.",
+    ),
+    "recover_troops": (
+        "resource.1",
+        "Takes your invading troops back aboard a transport group on Maintain Orbit at that "
+        "system, lifting their pressure on its loyalty. Free.",
+    ),
+    "convert_invasion": (
+        "resource.1",
+        "When your invading troops have brought an enemy system's loyalty to 0, turns them into "
+        "your own loyalty there (1 per 25 troops): the system becomes yours. Free; the troops "
+        "are spent.",
+    ),
+    "conscript": (
+        "resource.2.2-2.4",
+        "Spends loyalty of one of your systems for people: each LR spent gives that system's PL "
+        "rate in PL there, after production. Loyalty cannot drop below 1 this way.",
+    ),
+    "market_sell": (
+        "resource.4",
+        "Sells on the Common Market at the current rate, less any tax: Ore buys Bio (which "
+        "arrives where the Ore was), Bio buys Gal (into your bank), Gal buys Ore (delivered to "
+        "the hub or system you name). The amount sold comes from the hub or system you name.",
+    ),
+    "ship": (
+        "resource.5",
+        "Ships Ore, Bio or PL between two of your hubs whose centres are in the guild. It costs 1 "
+        "% per 5 hexes (at least 1 %, rounded up) on top of the amount, in the same goods (Gal "
+        "for PL), paid by the end you choose; it takes a round per 20 hexes.",
+    ),
+    "gal_transfer": (
+        "resource.5",
+        "Gives Gal from your bank to another power's bank at once. Free.",
+    ),
+    "hub_setup": (
+        "support.4.1.1",
+        "Founds a trade hub: a centre (a system you hold or your civilian static), nodes and the "
+        "links joining them. Costs 20 Ore plus the length of every link in hexes, once, then "
+        "Gal maintenance every round; it pools its systems' goods from the next round.",
+    ),
+    "hub_extend": (
+        "support.4.1.1",
+        "Adds nodes and links to one of your hubs. Costs the new links' lengths in Ore from the "
+        "hub's pool; the new parts work from the next round.",
+    ),
+    "hub_maintain": (
+        "support.4.1.2",
+        "Chooses which nodes and links of a hub you keep paying for (the rest are dropped at the "
+        "end of the Support Phase), or closes it. Maintenance costs Gal: 2 to the power of the "
+        "farthest node's distance, plus 1 per node and per link. Without this order the whole "
+        "hub is kept.",
+    ),
+    "distribute": (
+        "resource.5",
+        "Splits a hub's pool among its members by hand instead of evenly (it matters when a "
+        "node is lost). Free.",
+    ),
+    "embark": (
+        "support.7",
+        "Puts PL into a static's passenger space, where it is kept instead of being lost as the "
+        "round is tidied up, and filled passenger space adds PL each round. Free.",
+    ),
+    "guild_join": (
+        "support.4.2",
+        "Brings a hub's centre into the guild, so it can ship and receive from next round. Costs "
+        "5 Gal each round from the next one.",
+    ),
+    "guild_leave": (
+        "support.4.2",
+        "Takes a hub out of the guild at the end of this round (this round's fee is still due). "
+        "Not while a shipment is on its way to it.",
+    ),
+    "designate_primary": (
+        "support.4 primaries",
+        "Makes one of your systems a Primary: its maximum loyalty rises to 20 and it yields 10 TP "
+        "from next round. Costs 2 Gal per point of its PL rate now and every round after.",
+    ),
+    "drop_primary": (
+        "support.4 primaries",
+        "Ends a system's Primary status and its upkeep; its loyalty above the new maximum is lost.",
+    ),
+    "nominate_homeworld": (
+        "support.4 primaries",
+        "Names one of your Primary systems your Homeworld when you have none (you need one to "
+        "fund research). Free.",
+    ),
+    "research_project": (
+        "support.4.3.1",
+        "Turns Gal into TP for designs and officers: 2 Gal for each TP, from your bank. Needs your "
+        "Homeworld held.",
+    ),
+    "recruit_troops": (
+        "support.3.1",
+        "Turns PL into troops, 1 for 1, into the troop space of a group or static in the same hex "
+        "or hub; PL that finds no space stays PL.",
+    ),
+    "home_defense": (
+        "support.3.1",
+        "Turns PL at one of your invaded systems into troops that at once destroy as many of the "
+        "invader's troops, 1 for 1. Costs the PL.",
+    ),
+    "register_design": (
+        "support.1",
+        "Records a ship or static design (its mass, NPV, crew and systems) so your builders can "
+        "build it.",
+    ),
+    "build": ("support.1", "Starts a new craft of one of your designs at your builders."),
+    "adjust_build": (
+        "support.1",
+        "Changes how much Ore work in progress takes this round, moves an external build to new "
+        "builders, or cancels it.",
+    ),
+    "unbuild": ("support.1", "Takes one of your craft apart at a builder in its hex."),
+    "make": ("support.1", "Makes fighters, drones, missiles or other consumables in a workshop."),
+    "form_group": (
+        "support.1",
+        "Gathers finished craft waiting in orbit with their builder into a new fleet group or "
+        "static.",
+    ),
+    "crew": ("support.3.2", "Crews a group or one craft with crew factors (CF) from PL."),
+    "supply_ep": ("support.3.4", "Stores EP on a group or static so it stays in supply."),
+    "planetary_project": (
+        "support.6",
+        "Shifts part of a system's production from one resource to another (Ore, Gal, Bio), from "
+        "next round; the most you can shift depends on its loyalty (25 % at LR 11–15, 50 % at "
+        "16–20, 75 % from 21). Free; 0 stops a project.",
+    ),
+    "repair": (
+        "support.1",
+        "Repairs a craft's destroyed systems at a repairer or builder of yours in its hex: their "
+        "point cost in Ore, paid at the repairer's rating and carried over between rounds; "
+        "disabled systems are fixed free. The craft gains fatigue when the repair completes.",
+    ),
+    "rebuild": (
+        "support.1",
+        "Like a repair, at a builder on Hold-Build, without fatigue; it can also remove the "
+        "craft's fatigue for half its share of the NPV in Ore.",
+    ),
+    "refit": (
+        "support.1",
+        "Rebuilds a craft as a variant design of yours at a builder: costs the new systems' "
+        "points plus any rise in hull and drives, in Ore at the builder's rating; nothing back "
+        "for what is removed.",
+    ),
+    "restock": (
+        "support.2",
+        "Loads consumables (fighters, missiles, drones...) onto a craft from a builder's workshop "
+        "or another craft's cargo in the same hex. Free; a retreat or an engagement can stop it.",
+    ),
+    "study_design": (
+        "support.1.6",
+        "Registers, free, a copy of the design of another power's craft that was lent or given "
+        "to you (never a captured one), at a builder of yours in its hex; you can build it from "
+        "next round.",
+    ),
+    "commission": (
+        "support.5.1",
+        "Commissions an officer: rank × 50 Gal and rank × 50 + (grade − 1) × 50 TP from your bank, "
+        "then rank Gal of pay every round from the next one.",
+    ),
+    "promote": (
+        "support.5.1",
+        "Raises an officer's rank or grade, paying the difference in Gal and TP; promoting by "
+        "rank without the TP lowers the grade instead.",
+    ),
+    "demote": (
+        "support.5.1",
+        "Lowers an officer's rank. No refund, and the officer's rolls take a penalty for a few "
+        "rounds (none at grade 9 or 10).",
+    ),
+    "dismiss": (
+        "support.5.1",
+        "Ends an officer's service and pay; a post the officer commanded needs another officer.",
+    ),
+    "assign_officer": (
+        "support.5.1",
+        "Puts an officer aboard a craft (at most rank × 50 points; rank 14 and up needs a flag "
+        "bridge) or in command of a group, or back to the reserve. Free.",
+    ),
+    "bubble_hq": (
+        "support.5.2",
+        "Sets up a command bubble's HQ at a system you hold or your military static, with an "
+        "officer in command: 30 Ore. It covers the hexes within the officer's grade and may not "
+        "overlap another bubble.",
+    ),
+    "bubble_outpost": (
+        "support.5.2",
+        "Adds an outpost within the HQ's radius, commanded by an officer junior to the HQ's: 15 "
+        "Ore.",
+    ),
+    "bubble_sensor": (
+        "support.5.2",
+        "Places a sensor within a post's radius (at most rank + grade of its officer per post): "
+        "10 Ore, then 5 Ore a round to keep, or it is removed.",
+    ),
+    "post_officer": (
+        "support.5.2",
+        "Gives a bubble's HQ or outpost a new commanding officer; the one replaced goes to the "
+        "reserve. Free.",
+    ),
+    "patrol": (
+        "support.5.2",
+        "Sends a group on Hold-Patrol to patrol from a bubble's post (at most its officer's rank "
+        "of groups per post). Free.",
+    ),
+    "researchers": (
+        "support.3.3",
+        "Puts PL aboard a craft's passenger space as researchers, from PL reaching its hex; "
+        "groups on Hold-Research with researchers earn TP by where they are.",
+    ),
+    "appoint_diplomat": (
+        "support.4.4",
+        "Appoints a diplomat aboard one of your craft. Free; a group carrying one may engage only "
+        "in defence.",
+    ),
+    "recall_diplomat": ("support.4.4", "Recalls a diplomat: it leaves the campaign. Free."),
+    "diplomatic_mission": (
+        "support.4.4",
+        "Sends a diplomat at another power's system on a mission; the Gal, TP and PL you spend "
+        "are charged now and the admin writes the outcome, applied at the start of the next "
+        "resolution.",
+    ),
+}
+ORDER_TYPES = {
+    kind: replace(spec, step=_ABOUT[kind][0], help=_ABOUT[kind][1])
+    for kind, spec in ORDER_TYPES.items()
+}
 
 _INT = re.compile(r"^-?\d+$")
 
@@ -639,22 +887,228 @@ def form_values(payload: dict[str, Any]) -> dict[str, str]:
     return values
 
 
-def summary(payload: Any) -> str:
-    """A one-line reading of an order for lists and reports, its fields named by their labels
-    (never their keys)."""
-    if not isinstance(payload, dict):
-        return repr(payload)
-    spec = ORDER_TYPES.get(payload.get("type", ""))
-    label = spec.label if spec else str(payload.get("type"))
-    labels = {f.name: f.label for f in spec.fields} if spec else {}
+#: a ref field's choices source -> the names table its ids are looked up in (economy.events)
+NAME_TABLES = {
+    "groups": "groups",
+    "crewed": "groups",
+    "hubs": "places",  # "hub Core"
+    "held": "systems",
+    "systems": "systems",
+    "places": "places",
+    "statics": "statics",
+    "carriers": "carriers",
+    "supplied": "carriers",
+    "other_powers": "powers",
+    "craft": "craft",
+    "own_craft": "craft",
+    "builders": "craft",
+    "orbiting": "craft",
+    "designs": "designs",
+    "work": "builds",
+}
+
+#: enum values in words (forms and sentences)
+ENUM_WORDS: dict[str, str] = {
+    **RESOURCES,
+    **ORDERS,
+    "sender": "the sender",
+    "receiver": "the receiver",
+    "military": "Military",
+    "civilian": "Civilian",
+    "mobile": "Mobile",
+    "static": "Static",
+    "standard": "Standard",
+    "reserve": "Reserve",
+    "patrol": "Patrol",
+}
+STATUS_WORDS = STATUSES
+
+
+def enum_word(field: Field, value: str) -> str:
+    """An enum's value as players read it (``hold_restock`` -> "Hold – Restock")."""
+    if field.name == "status":
+        return STATUS_WORDS.get(value, value)
+    return ENUM_WORDS.get(value, value)
+
+
+def _shown(payload: dict[str, Any], names: Names) -> dict[str, str]:
+    """Each field of an order in words: ids as names, enums in words, lists joined."""
+    spec = ORDER_TYPES[payload["type"]]
     values = form_values(payload)
-    # in the form's order (a stored order's keys come back in the database's order)
-    keys = [k for k in labels if k in payload] + sorted(
-        str(k) for k in payload if k != "type" and k not in labels
+    out: dict[str, str] = {}
+    for f in spec.fields:
+        v = payload.get(f.name)
+        if v is None or v == "" or v == [] or v is False:
+            continue
+        table = NAME_TABLES.get(f.source, "")
+        if f.kind in ("ref", "ids") and table:
+            named = names.name(table, v)
+            out[f.name] = ", ".join(map(str, named)) if isinstance(named, list) else str(named)
+        elif f.kind == "powers" and isinstance(v, list):
+            out[f.name] = ", ".join(str(names.name("powers", p)) for p in v)
+        elif f.kind == "enum" and isinstance(v, str):
+            out[f.name] = enum_word(f, v)
+        elif f.kind == "links" and isinstance(v, list):
+            out[f.name] = ", ".join("–".join(map(str, p)) for p in v if isinstance(p, list))
+        elif f.kind == "hexes" and isinstance(v, list):
+            out[f.name] = ", ".join(map(str, v))
+        else:
+            out[f.name] = values.get(f.name, str(v)).replace("\n", "; ")
+    return out
+
+
+class _Blanks(dict[str, str]):
+    """A field the order lacks reads "?" (an order saved with its errors)."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _market(v: dict[str, str]) -> str:
+    if v.get("resource") == "Gal":
+        return "Sells {amount} Gal for Ore, delivered to {to}".format_map(_Blanks(v))
+    bought = {"Ore": "Bio", "Bio": "Gal"}.get(v.get("resource", ""), "?")
+    return f"Sells {{amount}} {{resource}} from {{from}} for {bought}".format_map(_Blanks(v))
+
+
+def _optional(text: str, v: dict[str, str], *parts: tuple[str, str]) -> str:
+    """``text`` with each ``(field, words)`` added when the order has that field."""
+    extra = "".join(words for name, words in parts if name in v)
+    return (text + extra).format_map(_Blanks(v))
+
+
+def _maintain(v: dict[str, str]) -> str:
+    if v.get("close") == "on":
+        return "Closes {hub}".format_map(_Blanks(v))
+    return _optional(
+        "Maintains {hub}",
+        v,
+        ("keep_nodes", ", keeping nodes {keep_nodes}"),
+        ("keep_links", ", keeping links {keep_links}"),
     )
-    values = {k: v.replace("\n", "; ") for k, v in values.items()}  # systems, one per line
-    parts = [f"{labels.get(k, k)} {values.get(k, payload[k])}" for k in keys]
-    return f"{label}: {', '.join(parts)}" if parts else label
+
+
+def _adjust(v: dict[str, str]) -> str:
+    if v.get("cancel") == "on":
+        return "Cancels work {build}".format_map(_Blanks(v))
+    return _optional(
+        "Changes work {build}",
+        v,
+        ("ore", ": {ore} Ore this round"),
+        ("builders", ", now at {builders}"),
+    )
+
+
+def _declare(v: dict[str, str]) -> str:
+    text = _optional(
+        "Declares {group} at {hex}: {order}",
+        v,
+        ("status", ", {status}"),
+        ("engages", ", engaging {engages}"),
+    )
+    return text + (", defending only" if v.get("defending") == "on" else "")
+
+
+#: kind -> the order as a sentence: a template over its fields in words, or a function of them
+SENTENCES: dict[str, str | Callable[[dict[str, str]], str]] = {
+    "declare_group": _declare,
+    "send_troops": "Sends {troops} troops from {group} to the system in its hex",
+    "recover_troops": "Recovers {troops} troops from {system} aboard {group}",
+    "convert_invasion": "Converts the troops invading {system} into loyalty",
+    "conscript": "Conscripts at {system}: {loyalty} LR spent for PL",
+    "market_sell": _market,
+    "ship": lambda v: _optional(
+        "Ships {amount} {resource} from {from_hub} to {to_hub}", v, ("payer", ", paid by {payer}")
+    ),
+    "gal_transfer": "Transfers {amount} Gal to {to}",
+    "hub_setup": lambda v: _optional(
+        "Sets up hub {shown} centred at {centre}",
+        {**v, "shown": v.get("name", v.get("id", "?"))},
+        ("nodes", " with nodes {nodes}"),
+        ("links", ", links {links}"),
+        ("pay_from", ", paying Ore from {pay_from}"),
+    ),
+    "hub_extend": lambda v: _optional(
+        "Extends {hub}", v, ("nodes", " with nodes {nodes}"), ("links", ", links {links}")
+    ),
+    "hub_maintain": _maintain,
+    "distribute": "Distributes the pool of {hub} by hand: {shares}",
+    "embark": "Embarks {pl} PL from {at} into {into}",
+    "guild_join": "Takes {hub} into the guild",
+    "guild_leave": "Takes {hub} out of the guild",
+    "designate_primary": "Makes {system} a Primary system",
+    "drop_primary": "Ends the Primary status of {system}",
+    "nominate_homeworld": "Names {system} the Homeworld",
+    "research_project": "Funds research with {gal} Gal",
+    "recruit_troops": "Recruits {troops} troops from the PL of {at} into {into}",
+    "home_defense": "Defends {system} with {troops} troops against {invader}",
+    "register_design": lambda v: _optional(
+        "Registers the design {name} ({class}, {mobility}, mass {mass}, NPV {npv})",
+        {**v, "name": v.get("name", v.get("id", "?"))},
+    ),
+    "build": lambda v: _optional(
+        "Builds {id}, a {design}, at {builders}", v, ("ore", ", {ore} Ore this round")
+    ),
+    "adjust_build": _adjust,
+    "unbuild": "Unbuilds {craft} at {builder} (work {id})",
+    "make": "Makes {count} {kind} at {builder}",
+    "form_group": "Forms {kind} group {id} from {craft}",
+    "crew": lambda v: _optional(
+        "Crews {target}",
+        {**v, "target": v.get("group", v.get("craft", "?"))},
+        ("cf", " with {cf} CF"),
+    ),
+    "supply_ep": "Supplies {ep} EP to {into}",
+    "planetary_project": "Shifts {pct}% of the {source} of {system} to {target}",
+    "repair": lambda v: _optional(
+        "Repairs {craft} at {repairer} (work {id})", v, ("ore", ", {ore} Ore this round")
+    ),
+    "rebuild": lambda v: _optional(
+        "Rebuilds {craft} at {builder} (work {id})",
+        v,
+        ("remove_fatigue", ", removing its fatigue"),
+        ("ore", ", {ore} Ore this round"),
+    ),
+    "refit": lambda v: _optional(
+        "Refits {craft} as {design} at {builder} (work {id})", v, ("ore", ", {ore} Ore this round")
+    ),
+    "restock": lambda v: _optional("Restocks {target} from {source}", v, ("items", ": {items}")),
+    "study_design": "Studies the design of {craft} at {builder} as {id}",
+    "commission": lambda v: _optional(
+        "Commissions officer {shown}, rank {rank}, grade {grade}",
+        {**v, "shown": v.get("name", v.get("id", "?"))},
+    ),
+    "promote": lambda v: _optional(
+        "Promotes {officer}", v, ("rank", " to rank {rank}"), ("grade", ", grade {grade}")
+    ),
+    "demote": "Demotes {officer} to rank {rank}",
+    "dismiss": "Dismisses {officer}",
+    "assign_officer": lambda v: _optional(
+        "Assigns {officer}", v, ("craft", " aboard {craft}"), ("group", " to command {group}")
+    ),
+    "bubble_hq": "Sets up the HQ of bubble {id} at {hex} under {officer}",
+    "bubble_outpost": "Adds an outpost to {bubble} at {hex} under {officer}",
+    "bubble_sensor": "Places a sensor of {bubble} at {hex}, from the post at {post}",
+    "post_officer": "Posts {officer} to the post of {bubble} at {post}",
+    "patrol": "Sends {group} on patrol from the post of {bubble} at {post}",
+    "researchers": "Embarks {pl} PL of researchers aboard {craft}",
+    "appoint_diplomat": lambda v: _optional(
+        "Appoints diplomat {shown} aboard {craft}", {**v, "shown": v.get("name", v.get("id", "?"))}
+    ),
+    "recall_diplomat": "Recalls {diplomat}",
+    "diplomatic_mission": "Sends {diplomat} on a {kind} mission to {target}",
+}
+
+
+def summary(payload: Any, names: Names | None = None) -> str:
+    """An order as a sentence, with names (``Sells 20 Ore from hub Core for Bio``): its ids
+    looked up in ``names``, its enums in words, never its keys."""
+    if not isinstance(payload, dict) or payload.get("type") not in SENTENCES:
+        kind = payload.get("type") if isinstance(payload, dict) else None
+        return f"An order of an unknown type ({str(kind)[:40]})" if kind else "An unreadable order"
+    values = _shown(payload, names or Names())
+    sentence = SENTENCES[payload["type"]]
+    return sentence(values) if callable(sentence) else sentence.format_map(_Blanks(values))
 
 
 # --- the Fleet page's design form: the systems as a table (R-10.0) ------------------------

@@ -13,18 +13,60 @@ from django.db.models import QuerySet
 
 from economy.command_selectors import command_choices
 from economy.engine.codec import dump_state
+from economy.engine.loyalty import abandoned
 from economy.engine.resolve import resolve, round_rng
-from economy.events import Names, describe, in_words
-from economy.fleet_selectors import fleet_choices, shown
+from economy.events import Names, describe, hub_name, in_words, resource_word
+from economy.fleet_selectors import fleet_choices, sheet_payloads, shown
+from economy.guide import step_of
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
 from economy.snapshot import export_state, load_state, round_state
-from powers.models import Campaign, FleetGroup, Power, StarSystem, Static
+from economy.texts import plain
+from powers.models import Build, Campaign, Craft, Design, FleetGroup, Power, StarSystem, Static
 from trade.models import TradeHub
 
 
 def power_names(campaign_id: int) -> dict[str, str]:
     """Power id (key) -> name, for events in words."""
     return dict(Power.objects.filter(campaign_id=campaign_id).values_list("key", "name"))
+
+
+def hub_names(power: Power) -> dict[str, str]:
+    """The names this power gave its hubs (private: only its own)."""
+    return dict(TradeHub.objects.filter(power=power).values_list("key", "name"))
+
+
+def names_for(power: Power) -> Names:
+    """Names for what one power's pages mention, from the campaign as it is now: every
+    system, every power, and this power's own hubs, groups, statics, craft, designs and work
+    (a fixed number of queries whatever the campaign's size)."""
+    systems = StarSystem.objects.filter(campaign_id=power.campaign_id)
+    mine = {"power": power}
+    state: dict[str, Any] = {
+        "systems": [
+            {"id": k, "name": n, "hex": f"{c:02d}{r:02d}"}
+            for k, n, c, r in systems.values_list("key", "name", "hex__col", "hex__row")
+        ],
+        "hubs": [{"id": k} for k in TradeHub.objects.filter(**mine).values_list("key", flat=True)],
+        "groups": [
+            {"id": k} for k in FleetGroup.objects.filter(**mine).values_list("key", flat=True)
+        ],
+        "statics": [{"id": k} for k in Static.objects.filter(**mine).values_list("key", flat=True)],
+        "designs": [
+            {"id": k, "name": n}
+            for k, n in Design.objects.filter(**mine).values_list("key", "name")
+        ]
+        + [  # designs registered on this round's sheet, by the names typed
+            {"id": p["id"], "name": p.get("name") or ""}
+            for p in sheet_payloads(power, "register_design")
+            if isinstance(p.get("id"), str)
+        ],
+        "craft": [
+            {"id": k, "design": d}
+            for k, d in Craft.objects.filter(**mine).values_list("key", "design__key")
+        ],
+        "builds": [{"id": k} for k in Build.objects.filter(**mine).values_list("key", flat=True)],
+    }
+    return Names.of_state(state, power_names(power.campaign_id), hub_names(power))
 
 
 def live_round(campaign_id: int) -> Round | None:
@@ -94,21 +136,25 @@ class Choices:
 
 
 def choices_for(power: Power) -> Choices:
-    def pos(obj: FleetGroup | Static) -> str:
-        return f"{obj.key} @ {obj.hex_code}"
+    def pos(kind: str, obj: FleetGroup | Static) -> str:
+        return f"{kind} {shown(power, obj.key)} at {obj.hex_code}"
 
     systems = list(StarSystem.objects.filter(campaign_id=power.campaign_id).select_related("hex"))
     return Choices(
-        groups=[(g.key, pos(g)) for g in FleetGroup.objects.filter(power=power).order_by("key")],
+        groups=[
+            (g.key, pos("Group", g)) for g in FleetGroup.objects.filter(power=power).order_by("key")
+        ],
         hubs=[
-            (h.key, f"hub {h.name} ({h.key})" if h.name else f"hub {h.key}")
+            (h.key, f"hub {hub_name(h.key, h.name, [power.key])}")
             for h in TradeHub.objects.filter(power=power).order_by("key")
         ],
         held=sorted(
             (s.key, f"{s.name} ({s.hex.code})") for s in systems if s.holder_id == power.pk
         ),
         systems=sorted((s.key, f"{s.name} ({s.hex.code})") for s in systems),
-        statics=[(s.key, pos(s)) for s in Static.objects.filter(power=power).order_by("key")],
+        statics=[
+            (s.key, pos("Static", s)) for s in Static.objects.filter(power=power).order_by("key")
+        ],
         other_powers=[
             (p.key, p.name)
             for p in Power.objects.filter(campaign_id=power.campaign_id)
@@ -117,6 +163,61 @@ def choices_for(power: Power) -> Choices:
         ],
         fleet={**fleet_choices(power), **command_choices(power)},  # issue 16: its sources
     )
+
+
+def unavailable(power: Power, choices: Choices | None = None) -> dict[str, str]:
+    """Order types this power cannot use now, each with the reason in words (issue 17: the
+    form offers them greyed, never as a trap). Entry still checks every order."""
+    c = choices or choices_for(power)
+    held = dict(
+        StarSystem.objects.filter(holder=power).values_list("key", "system_type").order_by()
+    )
+    hubs = dict(TradeHub.objects.filter(power=power).values_list("key", "guild").order_by())
+    types = set(held.values())
+    why: dict[str, str] = {}
+
+    def unless(ok: object, reason: str, *kinds: str) -> None:
+        if not ok:
+            why.update(dict.fromkeys((k for k in kinds if k not in why), reason))
+
+    unless(c.groups, "you have no fleet groups", "declare_group", "send_troops", "recover_troops")
+    unless(held, "you hold no systems", "conscript", "designate_primary", "home_defense")
+    unless(held, "you hold no systems", "drop_primary", "nominate_homeworld")
+    unless(held, "you hold no systems", "planetary_project", "convert_invasion")
+    unless("primary" in types, "none of your systems is a Primary", "drop_primary")
+    unless("homeworld" not in types, "you have a Homeworld already", "nominate_homeworld")
+    unless("primary" in types, "a Homeworld is named from your Primaries", "nominate_homeworld")
+    unless("homeworld" in types, "research needs your Homeworld held", "research_project")
+    unless(hubs, "you have no trade hubs", "hub_extend", "hub_maintain", "distribute")
+    unless(hubs, "you have no trade hubs", "guild_join", "guild_leave", "ship")
+    unless(sum(hubs.values()) >= 2, "you need two hubs in the guild", "ship")
+    unless(not all(hubs.values()), "all your hubs are in the guild", "guild_join")
+    unless(any(hubs.values()), "none of your hubs is in the guild", "guild_leave")
+    unless(c.other_powers, "there is no other power", "gal_transfer")
+    unless(c.statics, "you have no statics", "embark")
+    unless(c.get("carriers"), "you have no groups or statics", "recruit_troops")
+    unless(c.get("builders"), "you have no builders", "build", "unbuild", "make")
+    unless(c.get("designs"), "you have no designs", "build")
+    unless(c.get("own_craft"), "you have no craft", "unbuild")
+    unless(c.get("kinds"), "the campaign has no consumables", "make")
+    unless(c.get("work"), "you have no work in progress", "adjust_build")
+    unless(c.get("orbiting"), "no finished craft waits in orbit", "form_group")
+    unless(c.get("crewed") or c.get("craft"), "you have no groups or craft", "crew")
+    unless(c.get("supplied"), "you have no groups or statics", "supply_ep")
+    return why
+
+
+def loyalty_drains(power: Power) -> list[str]:
+    """The power's systems that lose 1 loyalty this round as things stand (R-3.4: abandoned),
+    with the groups where this round's sheet declares them; names, for the dashboard."""
+    declared = {
+        p["group"]: p["hex"]
+        for p in sheet_payloads(power, "declare_group")
+        if isinstance(p.get("group"), str) and isinstance(p.get("hex"), str)
+    }
+    rnd = live_round(power.campaign_id)
+    state = round_state(power.campaign, rnd).state if rnd else load_state(power.campaign)
+    return [f"{s.name} ({s.hex})" for s in abandoned(state, power.key, declared)]
 
 
 # --- statements ---------------------------------------------------------------------------
@@ -134,6 +235,10 @@ class StockRow:
     def change(self) -> int:
         return self.after - self.before
 
+    @property
+    def resource_words(self) -> str:
+        return resource_word(self.resource.lower())
+
 
 @dataclass
 class Statement:
@@ -144,69 +249,72 @@ class Statement:
     stocks: list[StockRow]
     rejected: list[dict[str, Any]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
+    names: Names = field(default_factory=Names)
+
+    def rejected_in_words(self) -> list[tuple[int, str]]:
+        """(order number, why) for each rejected order, with names, never keys."""
+        return [(r["index"] + 1, self.names.words(plain(r["error"]))) for r in self.rejected]
+
+    def ledger_in_words(self) -> list[dict[str, Any]]:
+        """The ledger by step for players (issue 17): each step by its title with its place in
+        the rules guide, places and reasons with names; the API keeps the keys."""
+        out: list[dict[str, Any]] = []
+        for key, lines in self.steps:
+            step = step_of(key)
+            if out and out[-1]["step"] is step:  # parts of one step read as one
+                target = out[-1]["lines"]
+            else:
+                target = []
+                out.append({"step": step, "lines": target})
+            target += [
+                {
+                    **line,
+                    "where": self.names.place(line["where"]),
+                    "resource": resource_word(line["resource"]),
+                    "reason": self.names.words(line["reason"]),
+                }
+                for line in lines
+            ]
+        return out
 
 
-def _holdings(
-    state: dict[str, Any], power: str
-) -> tuple[dict[tuple[str, str], int], dict[str, str]]:
-    """(where, resource) -> amount at the start of the round, and labels for each place."""
+def _holdings(state: dict[str, Any], power: str) -> dict[tuple[str, str], int]:
+    """(where, resource) -> amount at the start of the round (places are named by
+    ``Names.place``)."""
     amounts: dict[tuple[str, str], int] = {}
-    labels: dict[str, str] = {"bank": "Bank"}
     for p in state["powers"]:
         if p["id"] == power:
             amounts[("bank", "gal")] = p["gal"]
             amounts[("bank", "tp")] = p["tp"]
     for s in state["systems"]:
-        where = f"system:{s['id']}"
-        labels[where] = f"{s['name']} ({s['hex']})"
         if s["holder"] == power:  # a system's stockpile is its holder's (R-1.5)
             for res, n in s["stock"].items():
-                amounts[(where, res)] = n
+                amounts[(f"system:{s['id']}", res)] = n
     for h in state["hubs"]:
         if h["power"] == power:
-            labels[f"hub:{h['id']}"] = f"hub {h['id']}"
             for res, n in h["pool"].items():
                 amounts[(f"hub:{h['id']}", res)] = n
     for sh in state["shipments"]:
-        if sh["power"] == power:  # goods in transit belong to the receiver (docs/rules.md)
-            labels[f"shipment:{sh['id']}"] = f"in transit {sh['id']}"
+        if sh["power"] == power:  # goods in transit belong to the receiver (R-5.4)
             amounts[(f"shipment:{sh['id']}", sh["resource"])] = sh["amount"]
     for g in state["groups"]:
         if g["power"] == power:
-            labels[f"group:{g['id']}"] = f"group {g['id']}"
             amounts[(f"group:{g['id']}", "troops")] = g["troops"]
             amounts[(f"group:{g['id']}", "ep")] = g.get("ep", 0)
     for s in state["statics"]:
         if s["power"] == power:
-            labels[f"static:{s['id']}"] = f"static {s['id']}"
             amounts[(f"static:{s['id']}", "pl")] = s["passengers"]
             amounts[(f"static:{s['id']}", "troops")] = s["troops"]
             amounts[(f"static:{s['id']}", "ep")] = s.get("ep", 0)
-    _fleet_holdings(state, power, amounts, labels)
-    return amounts, labels
+    _fleet_holdings(state, power, amounts)
+    return amounts
 
 
-_NEW_PLACES = {"build": "build", "craft": "craft", "workshop": "workshop of"}
-
-
-def _new_place(where: str, power: str) -> str:
-    """A place the round created (work started, a craft finished): named as at its start."""
-    kind, _, key = where.partition(":")
-    if kind in _NEW_PLACES:
-        return f"{_NEW_PLACES[kind]} {shown(power, key)}"
-    return where
-
-
-def _fleet_holdings(
-    state: dict[str, Any], power: str, amounts: dict[tuple[str, str], int], labels: dict[str, str]
-) -> None:
+def _fleet_holdings(state: dict[str, Any], power: str, amounts: dict[tuple[str, str], int]) -> None:
     """R-0.4, issue 14: crew and consumables aboard craft, consumables in their workshops, and
     the Ore paid into work in progress are the power's stockpiles too."""
     for c in state.get("craft", []):
         if c["power"] == power:
-            name = shown(power, c["id"])
-            labels[f"craft:{c['id']}"] = f"craft {name}"
-            labels[f"workshop:{c['id']}"] = f"workshop of {name}"
             amounts[(f"craft:{c['id']}", "cf")] = c.get("crew", 0)
             for kind, n in c.get("consumables", {}).items():
                 amounts[(f"craft:{c['id']}", kind)] = n
@@ -214,7 +322,6 @@ def _fleet_holdings(
                 amounts[(f"workshop:{c['id']}", kind)] = n
     for b in state.get("builds", []):
         if b["power"] == power:
-            labels[f"build:{b['id']}"] = f"{b.get('kind', 'build')} {shown(power, b['id'])}"
             amounts[(f"build:{b['id']}", "ore")] = b.get("paid", 0)
 
 
@@ -230,7 +337,8 @@ def build_statement(
     """Group ``lines`` (this power's ledger) by step and add before/after for every stockpile
     they touch, from the round's starting ``start`` state (contracts §1 shape); the power's
     events come in words, with ``names``."""
-    amounts, labels = _holdings(start, power)
+    names = names or Names.of_state(start, {})
+    amounts = _holdings(start, power)
     steps: dict[str, list[dict[str, Any]]] = defaultdict(list)
     totals: dict[tuple[str, str], int] = defaultdict(int)
     for line in lines:
@@ -240,7 +348,7 @@ def build_statement(
     stocks = [
         StockRow(
             where,
-            labels.get(where) or _new_place(where, power),
+            names.place(where),
             res,
             amounts.get((where, res), 0),
             amounts.get((where, res), 0) + delta,
@@ -258,16 +366,16 @@ def build_statement(
             before, after_lr = s["loyalty"] if was_mine else 0, now["loyalty"] if is_mine else 0
             if (was_mine or is_mine) and before != after_lr:
                 where = f"system:{s['id']}"
-                stocks.append(StockRow(where, labels[where], "LR", before, after_lr))
+                stocks.append(StockRow(where, names.place(where), "LR", before, after_lr))
     return Statement(
         power=power,
         steps=list(steps.items()),
         stocks=stocks,
         rejected=[r for r in rejected if r["power"] == power],
         events=in_words(
-            [e for e in events if power in e.get("powers", ()) or e.get("public")],
-            names or Names.of_state(start, {}),
+            [e for e in events if power in e.get("powers", ()) or e.get("public")], names
         ),
+        names=names,
     )
 
 
@@ -305,7 +413,7 @@ def projected_statement(power: Power) -> Statement:
         [r.as_json() for r in result.rejected if r.power == power.key],
         # this power's only (public ones come at resolution): no words for the others'
         [e.as_json() for e in result.events if not e.public and power.key in e.powers],
-        Names.of_state(start, power_names(power.campaign_id)),
+        Names.of_state(start, power_names(power.campaign_id), hub_names(power)),
     )
 
 
@@ -328,7 +436,7 @@ def round_statement(power: Power, number: int) -> Statement | None:
         .order_by("seq")
         .values("step", "where", "resource", "amount", "reason", "rule")
     ]
-    names = Names.of_state(record.state, power_names(power.campaign_id))
+    names = Names.of_state(record.state, power_names(power.campaign_id), hub_names(power))
     return build_statement(
         record.state, end, power.key, lines, record.rejected, record.events, names
     )

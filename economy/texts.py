@@ -16,6 +16,7 @@ for _spec in ORDER_TYPES.values():
         ORDER_LABELS.setdefault(_field.name, _field.label)
 ORDER_LABELS.update(
     {
+        "id": "New id",
         "to": "To",
         "from": "From",
         "into": "Into",

@@ -41,4 +41,5 @@ urlpatterns = [
     path(P + "rounds/<int:number>/", views.report, name="report"),
     path(P + "ledger.<ledgerfmt:fmt>", views.ledger_export, name="ledger-export"),
     path("campaigns/<int:campaign_id>/rounds/", views.history, name="history"),
+    path("rules/", views.rules_guide, name="rules"),
 ]

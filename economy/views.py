@@ -18,10 +18,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from economy import fleet_selectors, selectors, services
+from economy import fleet_selectors, guide, selectors, services
+from economy.engine.state import GROUP_ORDERS, GROUP_STATUSES
 from economy.entry import player_order
+from economy.events import ORDERS, STATUSES
+from economy.guide import anchor, step_of
 from economy.models import Round, RoundStatus
-from economy.orderforms import ORDER_TYPES, Field, form_values, payload_from, summary
+from economy.orderforms import ORDER_TYPES, Field, enum_word, form_values, payload_from, summary
 from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain, plain_all
 from ftcamp.http import HtmxHttpRequest
@@ -45,13 +48,14 @@ class FormField(TypedDict):
     value: str
     values: list[str]
     choices: list[tuple[str, str]]
+    options: list[tuple[str, str]]
     error: str
 
 
 def _form_context(
     power: Power, kind: str, values: dict[str, str], errors: list[str]
 ) -> dict[str, object]:
-    choices = selectors.choices_for(power)
+    choices = selectors.choices_for(power)  # kept for the sheet's greyed types (one reading)
     spec = ORDER_TYPES.get(kind)
     labels = labels_for(kind)
     fields: list[FormField] = []
@@ -65,16 +69,26 @@ def _form_context(
                     "value": value,
                     "values": value.split() if f.kind == "ids" else [],
                     "choices": choices.get(f.source) if f.source else [],
+                    "options": [(o, enum_word(f, o)) for o in f.options],
                     "error": plain(own, labels),
                 }
             )
     other = [e for e in errors if not any(e.startswith(f"{f['spec'].name}:") for f in fields)]
+    if errors:  # messages may name ids: with names, as everywhere players read (issue 17)
+        names = selectors.names_for(power)
+        for field in fields:
+            field["error"] = names.words(field["error"])
+        other = [names.words(e) for e in other]
+        errors = [names.words(e) for e in errors]
     return {
         "kind": kind,
         "spec": spec,
+        "step": step_of(spec.step) if spec else None,
+        "anchor": anchor("order", kind),
         "fields": fields,
         "errors": plain_all(other, labels),
         "all_errors": plain_all(errors, labels),
+        "choices": choices,
     }
 
 
@@ -86,9 +100,14 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
         for o in orders
         if o.payload.get("type") == "declare_group"
     }
+    names = selectors.names_for(power)
+    form = extra.get("form")
+    choices = form.get("choices") if isinstance(form, dict) else None
+    why = selectors.unavailable(power, choices if isinstance(choices, selectors.Choices) else None)
     groups = [
         {
             "group": g,
+            "name": names.name("groups", g.key),
             "hex": declared.get(g.key, {}).get("hex", g.hex_code),
             "order": declared.get(g.key, {}).get("order", g.order),
             "status": declared.get(g.key, {}).get("status", "none"),
@@ -102,17 +121,17 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
         "orders": [
             (
                 o,
-                summary(player_order(power.key, o.payload)),
-                plain(o.error, labels_for(o.payload.get("type", ""))),
+                summary(player_order(power.key, o.payload), names),
+                names.words(plain(o.error, labels_for(o.payload.get("type", "")))),
             )
             for o in orders
         ],
         "open": rnd is not None and rnd.status == "open",
         "submissions": selectors.submissions(rnd) if rnd else [],
-        "order_types": ORDER_TYPES,
+        "order_types": [(k, t, why.get(k, "")) for k, t in ORDER_TYPES.items()],
         "groups": groups,
-        "group_orders": ORDER_TYPES["declare_group"].fields[2].options,
-        "group_statuses": ORDER_TYPES["declare_group"].fields[3].options,
+        "group_orders": [(o, ORDERS[o]) for o in GROUP_ORDERS],
+        "group_statuses": [(o, STATUSES[o]) for o in GROUP_STATUSES],
         **extra,
     }
 
@@ -171,6 +190,9 @@ def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
     kind = request.POST.get("type", "")
     payload = payload_from(kind, request.POST)
     errors = services.entry_errors(power=power, payload=payload)
+    if errors:
+        names = selectors.names_for(power)
+        errors = [names.words(e) for e in errors]
     return render(
         request,
         "economy/_order_errors.html",
@@ -320,8 +342,43 @@ def _after_write(
 @require_GET
 @player_view
 def projection(request: HttpRequest, power: Power) -> HttpResponse:
+    """The projected statement; with it, each order the projection would reject is marked on
+    its row, and submitting asks for a confirmation while any would be (issue 17)."""
     statement = selectors.projected_statement(power)
-    return render(request, "economy/_statement.html", {"statement": statement, "projected": True})
+    rnd = selectors.live_round(power.campaign_id)
+    sheet, orders = selectors.sheet_of(rnd, power) if rnd else (None, [])
+    rejected = dict(statement.rejected_in_words())
+    return render(
+        request,
+        "economy/_projection.html",
+        {
+            "statement": statement,
+            "projected": True,
+            "power": power,
+            "round": rnd,
+            "sheet": sheet,
+            "open": rnd is not None and rnd.status == "open",
+            "marks": [
+                (o.position, "" if o.error else rejected.get(o.position + 1, "")) for o in orders
+            ],
+            "would_reject": len(rejected),
+        },
+    )
+
+
+# --- the rules guide ----------------------------------------------------------------------
+
+
+@require_GET
+def rules_guide(request: HttpRequest) -> HttpResponse:
+    """Public: the round's steps and every order type in plain words (issue 17)."""
+    by_step: dict[str, list[dict[str, Any]]] = {}
+    for kind, spec in ORDER_TYPES.items():
+        by_step.setdefault(spec.step, []).append(
+            {"kind": kind, "spec": spec, "anchor": anchor("order", kind)}
+        )
+    steps = [{"step": s, "orders": by_step.get(s.key, [])} for s in guide.STEPS]
+    return render(request, "economy/rules.html", {"phases": guide.PHASES, "steps": steps})
 
 
 # --- reports ------------------------------------------------------------------------------

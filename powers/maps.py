@@ -313,11 +313,12 @@ def render_svg(data: MapData, *, size: float = HEX_SIZE, hex_url: str = "") -> s
         cx, cy = centre_px(s.hex, size)
         holder = f'fill="{_e(colour[s.holder])}"' if s.holder in colour else 'class="neutral"'
         owner = _e(name[s.holder]) if s.holder in name else "neutral"
+        own = ' data-own="1"' if s.loyalty is not None else ""  # the viewer's (private map)
         if hex_url:
             out.append(f'<a href="{_e(hex_url.replace("XXYY", str(s.hex)))}">')
         out.append(
             f'<g class="sys" data-hex="{s.hex}"><title>{_e(s.name)} ({s.hex}, {owner})</title>'
-            f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(size / 5)}" {holder}/>'
+            f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(size / 5)}" {holder}{own}/>'
             f'<text class="code" x="{_f(cx)}" y="{_f(cy - hh + 7)}">{s.hex}</text>'
             f'<text class="name" x="{_f(cx)}" y="{_f(cy + size / 5 + 8)}">{_e(s.name)}</text>'
         )

@@ -3,6 +3,7 @@ drawn on the server (no JavaScript, no CDN). Pure: numbers in, markup out."""
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from html import escape
 
@@ -16,8 +17,19 @@ HEIGHT = VOL_TOP + VOL_H + 40
 Point = tuple[str, dict[str, tuple[Decimal, int]]]  # (round label, {edge: (rate, volume)})
 
 
+# Lines that lie on top of each other stay apart (issue 17): each edge has its own dash and
+# marker size (a hollow ring around a dot around a small dot), so equal rates show all three.
+DASHES = {"ore>bio": "", "bio>gal": "7 4", "gal>ore": "2 3"}
+MARKERS = {"ore>bio": (6.5, "none"), "bio>gal": (4.5, "fill"), "gal>ore": (2.2, "fill")}
+
+
 def _ticks(top: float) -> list[float]:
-    return [top * i / 4 for i in range(5)]
+    """Round tick values from 0 to at least ``top``: steps of 1, 2, 2.5 or 5 times a power of
+    ten, four or five of them."""
+    raw = top / 4
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    return [step * i for i in range(math.ceil(top / step - 1e-9) + 1)]
 
 
 def market_chart(points: list[Point]) -> str:
@@ -27,8 +39,8 @@ def market_chart(points: list[Point]) -> str:
     n = max(1, len(points))
     step = (WIDTH - LEFT - RIGHT) / n
     max_rate = max([float(p[1][e][0]) for p in points for e in edges if e in p[1]] + [1.0])
-    rate_top = max_rate * 1.15
-    max_vol = max([p[1][e][1] for p in points for e in edges if e in p[1]] + [4])
+    rate_top = _ticks(max_rate * 1.1)[-1]
+    max_vol = _ticks(max([p[1][e][1] for p in points for e in edges if e in p[1]] + [4]))[-1]
 
     def x(i: int) -> float:
         return LEFT + step * (i + 0.5)
@@ -84,20 +96,30 @@ def market_chart(points: list[Point]) -> str:
         if not coords:
             continue
         line = " ".join(f"{cx:.1f},{cy:.1f}" for cx, cy, _, _ in coords)
+        dash = f' stroke-dasharray="{DASHES[edge]}"' if DASHES[edge] else ""
         out.append(
-            f'<polyline points="{line}" fill="none" stroke="{COLOURS[edge]}" stroke-width="2"/>'
+            f'<polyline points="{line}" fill="none" stroke="{COLOURS[edge]}" stroke-width="2"'
+            f' data-edge="{escape(edge)}"{dash}/>'
+        )
+        radius, fill = MARKERS[edge]
+        paint = (
+            f'fill="{COLOURS[edge]}"'
+            if fill == "fill"
+            else f'fill="none" stroke="{COLOURS[edge]}" stroke-width="2"'
         )
         for cx, cy, label, rate in coords:
             out.append(
-                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="3.5" fill="{COLOURS[edge]}" '
+                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{radius}" {paint} '
                 f'data-edge="{escape(edge)}" data-round="{escape(label)}" data-rate="{rate:.4f}">'
                 f"<title>{escape(LABELS[edge])} round {escape(label)}: {rate:.4f}</title></circle>"
             )
     for j, edge in enumerate(edges):
         lx = LEFT + j * 140
+        dash = f' stroke-dasharray="{DASHES[edge]}"' if DASHES[edge] else ""
         out.append(
-            f'<rect x="{lx}" y="{HEIGHT - 14}" width="10" height="10" fill="{COLOURS[edge]}"/>'
-            f'<text x="{lx + 14}" y="{HEIGHT - 5}" class="tick">{escape(LABELS[edge])}</text>'
+            f'<line x1="{lx}" x2="{lx + 22}" y1="{HEIGHT - 9}" y2="{HEIGHT - 9}" '
+            f'stroke="{COLOURS[edge]}" stroke-width="2"{dash}/>'
+            f'<text x="{lx + 26}" y="{HEIGHT - 5}" class="tick">{escape(LABELS[edge])}</text>'
         )
     out.append("</svg>")
     return "".join(out)

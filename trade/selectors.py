@@ -19,6 +19,7 @@ from economy.engine.agreements import dispatch_round
 from economy.engine.rules import hex_distance, trade_cost_pct
 from economy.engine.state import EDGES
 from economy.engine.un import BOUGHT, is_report_round, suggested_rate
+from economy.events import hub_name
 from economy.models import LedgerLine
 from powers.models import Campaign, Power
 from trade.models import (
@@ -132,8 +133,10 @@ def shipments_of(power: Power) -> QuerySet[Shipment]:
     )
 
 
-def own_hubs(power: Power) -> list[str]:
-    return list(TradeHub.objects.filter(power=power).order_by("key").values_list("key", flat=True))
+def own_hubs(power: Power) -> list[tuple[str, str]]:
+    """The power's hubs: key and the name players read (issue 17)."""
+    rows = TradeHub.objects.filter(power=power).order_by("key").values_list("key", "name")
+    return [(key, hub_name(key, name, [power.key])) for key, name in rows]
 
 
 def other_powers(power: Power) -> list[Power]:

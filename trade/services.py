@@ -319,6 +319,8 @@ def submit_motion(*, power: Power, key: str, actor: str) -> Motion:
     motion.status = Motion.Status.SUBMITTED
     motion.round_number = rnd.number
     motion.save(update_fields=["status", "round_number"])
+    # the proposer votes yes by proposing (issue 17); it may change its vote until the meeting
+    Vote.objects.update_or_create(motion=motion, member=power, defaults={"choice": "yes"})
     audit_power(power, rnd, actor, "motion_submitted", motion=motion.key)
     announce.motion_opened(motion.pk)  # the other members are told
     return motion

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
+from economy.engine.un import next_report_round
 from economy.rounds import RoundNotOpen
 from economy.texts import plain_all
 from ftcamp.http import HtmxHttpRequest
@@ -30,8 +31,8 @@ LABELS = {
     "delivery": "Delivery round",
     "send_resource": "What you send",
     "send_amount": "Amount you send",
-    "receive_resource": "What you receive",
-    "receive_amount": "Amount you receive",
+    "receive_resource": "What they send",
+    "receive_amount": "Amount they send",
     "agreement": "Agreement",
     "action": "Action",
     "send_hub": "Sending hub",
@@ -130,15 +131,23 @@ def _committee_context(power: Power, **extra: Any) -> dict[str, Any]:
         for v in m.votes.all()
         if v.member_id == power.pk
     }
+    live = selectors.live_suggestions(campaign) if power.un_member else None
+    report = next_report_round(campaign.current_round)
+    rate_why = (
+        ""
+        if report == campaign.current_round
+        else f"rates pass only at a report round; the next is round {report}"
+    )
     return {
         "power": power,
         "campaign": campaign,
         "member": power.un_member,
+        "next_report": report,
+        "kinds": [(k, label, rate_why if k == "rate" else "") for k, label in Motion.Kind.choices],
         "members": selectors.members(campaign),
-        "live": selectors.live_suggestions(campaign) if power.un_member else None,
+        "live": live,
         "open_motions": [(m, mine.get(m.pk, "")) for m in open_motions],
         "drafts": selectors.drafts_of(power),
-        "kinds": Motion.Kind.choices,
         "edges": Motion.EDGE_CHOICES,
         "powers": list(Power.objects.filter(campaign=campaign).order_by("key")),
         "choices": Vote.Choice.choices,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Iterable, Mapping
 
 from .rules import derived_type, max_loyalty, troop_loyalty
-from .state import Invasion, Order, System
+from .state import Invasion, Order, State, System
 from .world import World
 
 RULE = "R-3.4"
@@ -175,7 +176,7 @@ def _delta(world: World, system: System, sent: Sent) -> tuple[int, str]:
     if spent:
         d += troop_loyalty(spent)
         why.append(f"+{troop_loyalty(spent)} from {spent} troops")
-    if not world.present(holder, system.hex) and (holder, system.hex) not in world.covered:
+    if is_abandoned(world, holder, system.hex):
         d -= 1
         why.append("-1 abandoned")
     for enemy in orbit:
@@ -261,3 +262,21 @@ def resolve_loyalty(world: World) -> None:
         for _, invasion in sorted(world.invasions[sid].items()):
             if invasion.troops == 0:
                 world.remove_invasion(invasion)
+
+
+def abandoned(state: State, power: str, declared: Mapping[str, str]) -> list[System]:
+    """R-3.4: the power's systems that would lose 1 LR as abandoned this round, as things
+    stand — no group or static of it in the hex (groups at the hexes ``declared`` for them
+    this round) and not inside one of its command bubbles. For the dashboard's warning."""
+    work = state.copy()
+    for group in work.groups:
+        if group.power == power and group.id in declared:
+            group.hex = declared[group.id]
+    world = World(work, [], random.Random(0))
+    return [s for s in world.held_map().get(power, []) if is_abandoned(world, power, s.hex)]
+
+
+def is_abandoned(world: World, power: str, hx: str) -> bool:
+    """R-3.4: no craft (group or static) of ``power`` in the hex, and not inside one of its
+    command bubbles (a marker or bubble prevents only this −1)."""
+    return not world.present(power, hx) and (power, hx) not in world.covered

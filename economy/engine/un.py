@@ -32,6 +32,11 @@ def is_report_round(round_number: int) -> bool:
     return round_number % REPORT_EVERY == 0
 
 
+def next_report_round(round_number: int) -> int:
+    """R-6.3: this round if it holds a report, else the next that does."""
+    return -(-round_number // REPORT_EVERY) * REPORT_EVERY
+
+
 def suggested_rate(rate: Decimal, volume: int, production: int) -> Decimal:
     """R-6.3: the supply-demand rule for one edge.
 

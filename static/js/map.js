@@ -1,8 +1,10 @@
-/* Zoom and pan for the campaign maps, and the hex panel on click. No library: the map is a
+/* The campaign maps: zoom and pan (zoompan.js), the hex panel on click, and on a large map a
+   first view centred on the player's own systems, with a "My systems" button. The map is a
    server-rendered SVG that works without this file; this only changes its viewBox. */
 (function () {
   "use strict";
   var SQRT3 = Math.sqrt(3);
+  var READABLE = 28;  // screen px a hex should span at least when the map opens
 
   // The inverse of powers/hexgrid.py centre_px (flat-topped, odd columns "up"): pixel -> XXYY.
   function hexAt(x, y, size) {
@@ -34,10 +36,12 @@
     if (!viewport || !svg) { return; }
     var size = parseFloat(svg.getAttribute("data-hex-size"));
     var base = svg.viewBox.baseVal;
-    var home = { x: base.x, y: base.y, w: base.width, h: base.height };
-    var view = { x: home.x, y: home.y, w: home.w, h: home.h };
+    var whole = { x: base.x, y: base.y, w: base.width, h: base.height };
     var hover = frame.querySelector("#map-hover");
     var hexUrl = frame.getAttribute("data-hex-url");
+    var mine = Array.prototype.map.call(svg.querySelectorAll(".sys circle[data-own]"), function (c) {
+      return { x: parseFloat(c.getAttribute("cx")), y: parseFloat(c.getAttribute("cy")) };
+    });
 
     // With script, the SVG fills the frame and zooming changes what part of it is shown.
     viewport.classList.add("js");
@@ -46,66 +50,40 @@
     svg.style.width = "100%";
     svg.style.height = "100%";
 
-    function apply() {
-      svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
+    // The player's own systems with a hex or two around them, at least a readable size.
+    function mySystems() {
+      var xs = mine.map(function (p) { return p.x; }), ys = mine.map(function (p) { return p.y; });
+      var x0 = Math.min.apply(null, xs) - 2 * size, x1 = Math.max.apply(null, xs) + 2 * size;
+      var y0 = Math.min.apply(null, ys) - 2 * size, y1 = Math.max.apply(null, ys) + 2 * size;
+      var aspect = viewport.clientHeight / Math.max(viewport.clientWidth, 1);
+      var w = Math.max(x1 - x0, (y1 - y0) / aspect);
+      w = Math.min(w, viewport.clientWidth / READABLE * 2 * size);
+      var cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+      return { x: cx - w / 2, y: cy - w * aspect / 2, w: w, h: w * aspect };
     }
-    function toSvg(clientX, clientY) {
-      var pt = svg.createSVGPoint();
-      pt.x = clientX;
-      pt.y = clientY;
-      return pt.matrixTransform(svg.getScreenCTM().inverse());
-    }
-    function zoom(factor, cx, cy) {
-      var w = Math.min(home.w * 2, Math.max(size * 4, view.w * factor));
-      var f = w / view.w;
-      if (cx === undefined) { cx = view.x + view.w / 2; cy = view.y + view.h / 2; }
-      view = { x: cx - (cx - view.x) * f, y: cy - (cy - view.y) * f, w: view.w * f, h: view.h * f };
-      apply();
-    }
+    var fit = Math.min(viewport.clientWidth / whole.w, viewport.clientHeight / whole.h);
+    var large = fit * 2 * size < READABLE;
+    var first = mine.length && large ? mySystems() : whole;
+    var tools = frame.querySelector('[data-zoom="mine"]');
+    if (tools) { tools.hidden = !mine.length; }
 
-    frame.querySelectorAll("[data-zoom]").forEach(function (button) {
-      button.addEventListener("click", function () {
-        var how = button.getAttribute("data-zoom");
-        if (how === "in") { zoom(0.7); }
-        else if (how === "out") { zoom(1 / 0.7); }
-        else { view = { x: home.x, y: home.y, w: home.w, h: home.h }; apply(); }
-      });
-    });
-
-    viewport.addEventListener("wheel", function (e) {
-      e.preventDefault();
-      var p = toSvg(e.clientX, e.clientY);
-      zoom(e.deltaY < 0 ? 0.8 : 1.25, p.x, p.y);
-    }, { passive: false });
-
-    var drag = null;
-    viewport.addEventListener("pointerdown", function (e) {
-      if (e.button !== 0) { return; }
-      drag = { x: e.clientX, y: e.clientY, view: view, scale: svg.getScreenCTM().a, moved: false };
-      viewport.setPointerCapture(e.pointerId);
-    });
-    viewport.addEventListener("pointermove", function (e) {
-      if (drag) {
-        var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-        if (Math.abs(dx) + Math.abs(dy) > 4) { drag.moved = true; viewport.classList.add("dragging"); }
-        if (drag.moved) {
-          view = { x: drag.view.x - dx / drag.scale, y: drag.view.y - dy / drag.scale, w: view.w, h: view.h };
-          apply();
-        }
-        return;
+    var map = window.ftZoomPan(frame, viewport, svg, {
+      home: function () { return whole; },
+      minWidth: size * 4,
+      maxWidth: whole.w * 2,
+      buttons: { mine: function () { if (mine.length) { map.show(mySystems()); } } },
+      onHover: function (e) {
+        var p = map ? map.toSvg(e.clientX, e.clientY) : null;
+        if (hover && p) { hover.textContent = hexAt(p.x, p.y, size) || ""; }
+      },
+      onTap: function (e) {
+        if (!hexUrl) { return; }
+        var p = map.toSvg(e.clientX, e.clientY);
+        var code = hexAt(p.x, p.y, size);
+        if (code) { loadPanel(hexUrl.replace("XXYY", code)); }
       }
-      var p = toSvg(e.clientX, e.clientY);
-      if (hover) { hover.textContent = hexAt(p.x, p.y, size) || ""; }
     });
-    viewport.addEventListener("pointerup", function (e) {
-      var wasDrag = drag && drag.moved;
-      drag = null;
-      viewport.classList.remove("dragging");
-      if (wasDrag || !hexUrl) { return; }
-      var p = toSvg(e.clientX, e.clientY);
-      var code = hexAt(p.x, p.y, size);
-      if (code) { loadPanel(hexUrl.replace("XXYY", code)); }
-    });
+    map.show(first);
     // Systems are links to their panel (for readers without script): load it in place instead,
     // and still answer the keyboard (a click with no pointer: detail 0).
     viewport.addEventListener("click", function (e) {
@@ -114,10 +92,6 @@
       e.preventDefault();
       var g = link.querySelector("[data-hex]");
       if (e.detail === 0 && g && hexUrl) { loadPanel(hexUrl.replace("XXYY", g.getAttribute("data-hex"))); }
-    });
-    viewport.addEventListener("pointercancel", function () {
-      drag = null;
-      viewport.classList.remove("dragging");
     });
   }
 

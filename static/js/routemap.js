@@ -1,5 +1,5 @@
-/* Zoom and pan for the trade-route map (trade/routes/svg.py draws it inline), and labels that
-   appear as the reader zooms in: names first, then hex numbers and UWPs. No library; without
+/* The trade-route map (trade/routes/svg.py draws it inline): zoom and pan (zoompan.js), and
+   labels that appear as the reader zooms in: names first, then hex numbers and UWPs. Without
    this file the whole map shows at the page's width with every label. */
 (function () {
   "use strict";
@@ -22,27 +22,16 @@
       var aspect = viewport.clientHeight / Math.max(viewport.clientWidth, 1);
       return { x: full.x, y: full.y, w: full.w, h: full.w * aspect };
     }
-    var view = home();
-
-    function apply() {
-      svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
-      var scale = viewport.clientWidth / view.w;
-      svg.setAttribute("data-level", scale >= DETAILS_FROM ? "near" : scale >= NAMES_FROM ? "mid" : "far");
-      svg.setAttribute("data-scale", scale.toFixed(2));
-    }
-    function toSvg(clientX, clientY) {
-      var pt = svg.createSVGPoint();
-      pt.x = clientX;
-      pt.y = clientY;
-      return pt.matrixTransform(svg.getScreenCTM().inverse());
-    }
-    function zoom(factor, cx, cy) {
-      var w = Math.min(full.w * 2, Math.max(40, view.w * factor));
-      var f = w / view.w;
-      if (cx === undefined) { cx = view.x + view.w / 2; cy = view.y + view.h / 2; }
-      view = { x: cx - (cx - view.x) * f, y: cy - (cy - view.y) * f, w: view.w * f, h: view.h * f };
-      apply();
-    }
+    var map = window.ftZoomPan(frame, viewport, svg, {
+      home: home,
+      minWidth: 40,
+      maxWidth: full.w * 2,
+      onView: function (view) {
+        var scale = viewport.clientWidth / view.w;
+        svg.setAttribute("data-level", scale >= DETAILS_FROM ? "near" : scale >= NAMES_FROM ? "mid" : "far");
+        svg.setAttribute("data-scale", scale.toFixed(2));
+      }
+    });
     frame.routemap = {
       // Centre on a world (its data-id) at a given scale; used by the buttons' keyboard users
       // and by the browser tests.
@@ -51,39 +40,10 @@
         if (!g) { return false; }
         var cx = parseFloat(g.getAttribute("cx")), cy = parseFloat(g.getAttribute("cy"));
         var w = viewport.clientWidth / scale, h = viewport.clientHeight / scale;
-        view = { x: cx - w / 2, y: cy - h / 2, w: w, h: h };
-        apply();
+        map.show({ x: cx - w / 2, y: cy - h / 2, w: w, h: h });
         return true;
       }
     };
-
-    frame.querySelectorAll("[data-zoom]").forEach(function (button) {
-      button.addEventListener("click", function () {
-        var how = button.getAttribute("data-zoom");
-        if (how === "in") { zoom(0.7); } else if (how === "out") { zoom(1 / 0.7); } else { view = home(); apply(); }
-      });
-    });
-    viewport.addEventListener("wheel", function (e) {
-      e.preventDefault();
-      var p = toSvg(e.clientX, e.clientY);
-      zoom(e.deltaY < 0 ? 0.8 : 1.25, p.x, p.y);
-    }, { passive: false });
-    var drag = null;
-    viewport.addEventListener("pointerdown", function (e) {
-      if (e.button !== 0) { return; }
-      drag = { x: e.clientX, y: e.clientY, view: view, scale: viewport.clientWidth / view.w };
-      viewport.setPointerCapture(e.pointerId);
-      viewport.classList.add("dragging");
-    });
-    viewport.addEventListener("pointermove", function (e) {
-      if (!drag) { return; }
-      view = { x: drag.view.x - (e.clientX - drag.x) / drag.scale, y: drag.view.y - (e.clientY - drag.y) / drag.scale, w: view.w, h: view.h };
-      apply();
-    });
-    function stop() { drag = null; viewport.classList.remove("dragging"); }
-    viewport.addEventListener("pointerup", stop);
-    viewport.addEventListener("pointercancel", stop);
-    apply();
   }
 
   function initAll() {

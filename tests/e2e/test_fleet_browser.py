@@ -79,10 +79,10 @@ def test_register_build_crew_supply_group_and_map(browser: Browser, live_server,
     expect(p0.locator("#order-errors")).to_contain_text(
         "Costs 44 Ore (NPV 40, +4 while no craft of it is finished)"
     )
-    expect(p0.locator("#order-errors")).to_contain_text("paid from the pool of hub hub0")
+    expect(p0.locator("#order-errors")).to_contain_text("paid from the pool of hub Hub0")
     p0.get_by_role("button", name="Add order").click()
-    expect(p0.locator("#order-list")).to_contain_text("Build a craft")
-    expect(p0.locator("#projection")).to_contain_text("build l1")
+    expect(p0.locator("#order-list")).to_contain_text("Builds l1, a Lancer, at y1 (Yard)")
+    expect(p0.locator("#projection")).to_contain_text("work l1")
     resolve_round(p0, world, 1)
 
     # round 2: 30 of 44 Ore paid; the build finishes this round, so the craft can be grouped,
@@ -96,12 +96,12 @@ def test_register_build_crew_supply_group_and_map(browser: Browser, live_server,
         p0, "form_group", {"New group id": "strike"}, {"Craft": ["p0-l1"], "Group kind": "standard"}
     )
     p0.get_by_role("button", name="Add order").click()
-    expect(p0.locator("#order-list")).to_contain_text("Form a group")
+    expect(p0.locator("#order-list")).to_contain_text("Forms Standard group strike from l1")
     add(p0, "crew", {}, {"Group": "p0-strike"})
     p0.get_by_role("button", name="Add order").click()
-    expect(p0.locator("#order-list")).to_contain_text("Crew a group or craft")
+    expect(p0.locator("#order-list")).to_contain_text("Crews Group strike")
     add(p0, "supply_ep", {"EP": "1"}, {"Into group or static": "p0-strike"})
-    expect(p0.locator("#order-errors")).to_contain_text("1 EP = 1 Bio from the pool of hub hub0")
+    expect(p0.locator("#order-errors")).to_contain_text("1 EP = 1 Bio from the pool of hub Hub0")
     p0.get_by_role("button", name="Add order").click()
     expect(p0.locator("#order-list li")).to_have_count(3)
     expect(p0.locator("#order-list .error")).to_have_count(0)

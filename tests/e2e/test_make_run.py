@@ -86,7 +86,7 @@ def test_make_run_serves_demo_and_logins_work(demo_server: str, page: Page) -> N
     expect(page.get_by_role("heading", name="New Anglian Confederation")).to_be_visible()
     expect(page.locator("#systems")).to_contain_text("Avalon")
     expect(page.locator("#systems")).to_contain_text("0203")
-    expect(page.locator("#hubs")).to_contain_text("nac-core")
+    expect(page.locator("#hubs")).to_contain_text("Core")
     expect(page.locator('[data-testid="gal"]')).to_have_text("120")
     (ROOT / "out").mkdir(exist_ok=True)
     page.screenshot(path=str(ROOT / "out" / "dashboard.png"), full_page=True)

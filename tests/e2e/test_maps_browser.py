@@ -83,7 +83,7 @@ def test_private_map_shows_own_hub_and_loyalty(
     panel = page.locator("#hex-panel")
     expect(panel.locator(".system-name")).to_have_text("Kirov <Prime>")
     expect(panel).to_contain_text("Loyalty (LR)")
-    expect(panel).to_contain_text("centre of hub hub1")
+    expect(panel).to_contain_text("centre of hub Hub1")
 
     # another power's private map is a 404 for this player
     response = page.goto(f"{live_server.url}/campaigns/{world.campaign.pk}/powers/p0/map/")

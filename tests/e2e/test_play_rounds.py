@@ -65,7 +65,7 @@ def test_three_players_play_two_rounds(
         p0.get_by_label("Gal").fill("5")
         expect(p0.locator("#order-errors")).to_be_empty()
         p0.get_by_role("button", name="Add order").click()
-        expect(p0.locator("#order-list")).to_contain_text("Transfer Gal to another power")
+        expect(p0.locator("#order-list")).to_contain_text("Transfers 5 Gal to Power 1")
         # the projected statement now shows 5 Gal less in the bank at the end of the round
         expect(gal_after.locator("td").last).to_have_text(str(before - 5))
         submit(p0, "Power 0")
@@ -76,7 +76,7 @@ def test_three_players_play_two_rounds(
         choose_order_type(p1, "research_project")
         p1.get_by_label("Gal (2 Gal = 1 TP)").fill("4")
         p1.get_by_role("button", name="Add order").click()
-        expect(p1.locator("#order-list")).to_contain_text("Fund a research project")
+        expect(p1.locator("#order-list")).to_contain_text("Funds research with 4 Gal")
         submit(p1, "Power 1")
         expect(p1.locator(".submitted")).to_contain_text("Power 0 ✓")
 

@@ -65,6 +65,7 @@ POLICY = {
     "report": "owner",
     "ledger-export": "owner",
     "history": "public",
+    "rules": "public",
     "api-schema": "public",
     "api-docs": "public",
     "api-campaigns": "auth",

@@ -186,7 +186,9 @@ def test_a_third_power_sees_neither_the_agreement_nor_the_shipments(world: World
         keys = {s["key"] for s in client.get(api + "shipments/").json()}
         assert keys == {"r1-p0-1", "r1-p1-1"}
         page = client.get(reverse("agreements", args=[campaign, f"p{i}"])).content.decode()
-        assert "r1-p0-1" in page and "r1-p1-1" in page
+        # by number, round and sender (issue 17: never the key r1-p0-1)
+        assert "<td>1 of round 1</td><td>Power 0" in page
+        assert "<td>1 of round 1</td><td>Power 1" in page
 
 
 def test_each_party_sees_only_its_own_hub_choice(world: World) -> None:

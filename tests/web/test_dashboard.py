@@ -71,8 +71,8 @@ def test_dashboard_shows_banks_systems_and_hubs(client: Client) -> None:
     page = client.get(dashboard_url(world, 1)).content.decode()
     assert 'data-testid="gal">101<' in page
     assert "System 1-0" in page and "System 1-2" in page
-    assert "hub1" in page
-    assert "System 0-0" not in page and "hub0" not in page
+    assert "Hub1" in page  # by its name (issue 17)
+    assert "System 0-0" not in page and "Hub0" not in page
 
 
 def test_campaign_link_redirects_to_my_power(client: Client) -> None:

@@ -132,21 +132,21 @@ def test_fleet_orders_show_their_cost_and_where_it_is_paid_from(world: World) ->
     build = {"type": "build", "design": "p0-frigate", "builders": ["p0-y1"]}
     assert fleet_selectors.order_cost(power=p0, payload=build) == [
         "Costs 60 Ore (NPV 60).",
-        "Its builders convert 30 Ore a round: about 2 rounds; paid from the pool of hub hub0 "
+        "Its builders convert 30 Ore a round: about 2 rounds; paid from the pool of hub Hub0 "
         "(7 Ore now).",
         "It fits the builder's workshop space if that is free: built inside.",
     ]
     crew = {"type": "crew", "group": "p0-g1"}
     assert fleet_selectors.order_cost(power=p0, payload=crew) == [
-        "2 CF for 10 PL (5 per military CF, 2 per civilian) from the pool of hub hub0 (0 PL now)."
+        "2 CF for 10 PL (5 per military CF, 2 per civilian) from the pool of hub Hub0 (0 PL now)."
     ]
     supply = {"type": "supply_ep", "into": "p0-g0", "ep": 3}
     assert fleet_selectors.order_cost(power=p0, payload=supply) == [
-        "3 EP = 3 Bio from the pool of hub hub0 (0 Bio now); it can take 4 more."
+        "3 EP = 3 Bio from the pool of hub Hub0 (0 Bio now); it can take 4 more."
     ]
     make = {"type": "make", "builder": "p0-y1", "kind": "fighter", "count": 4}
     assert fleet_selectors.order_cost(power=p0, payload=make) == [
-        "4 × 3 = 12 Ore from the pool of hub hub0 (7 Ore now); 4 of workshop space."
+        "4 × 3 = 12 Ore from the pool of hub Hub0 (7 Ore now); 4 of workshop space."
     ]
     unbuild = {"type": "unbuild", "craft": "p0-g0-f0", "builder": "p0-y1"}
     assert fleet_selectors.order_cost(power=p0, payload=unbuild)[0] == (
@@ -179,7 +179,7 @@ def test_the_projected_statement_shows_fleet_orders(world: World) -> None:
     stocks = {(s.where, s.resource): (s.label, s.before, s.after) for s in statement.stocks}
     # the yard's 30 Ore go into the oldest work first: b0 finishes (its 30 left), so nothing is
     # left for b1 or the new build this round
-    assert stocks[("build:p0-b0", "ore")] == ("build b0", 30, 0)
+    assert stocks[("build:p0-b0", "ore")] == ("work b0", 30, 0)
     assert ("build:p0-n1", "ore") not in stocks
     lines = [line for _, step in statement.steps for line in step]
     assert any(line["where"] == "build:p0-b0" and line["rule"] == "R-10.1" for line in lines)

@@ -354,7 +354,7 @@ def test_hex_panels_show_what_the_viewer_may_know(client: Client) -> None:
     login(client, world.users[0].username)
     own = client.get(reverse("map-private-hex", args=[cid, p0.key, system.hex.code]), headers=hx)
     body = own.content.decode()
-    assert "Loyalty (LR)" in body and ">13<" in body and "centre of hub hub0" in body
+    assert "Loyalty (LR)" in body and ">13<" in body and "centre of hub Hub0" in body
     bubble = client.get(reverse("map-private-hex", args=[cid, p0.key, P0_SENSOR]), headers=hx)
     assert "Sensor of bubble own-bubble-p0" in bubble.content.decode()
     # p1's centre, sensor and counters seen by p0: nothing private, only public counters

@@ -136,11 +136,13 @@ def test_two_rounds_of_emails_exactly_once_and_no_secrets(
                 f"- Gal bank: {gal}\n- TP bank: {tp}\n- Ore in your systems and hubs: +33\n"
                 "- Bio in your systems and hubs: +9\n- Loyalty changed at 3 systems.\n"
                 + "\n".join(  # the statement's own events, in the engine's words
-                    f"- System {i}-{j} (0{1 + 3 * i}0{1 + j}) loyalty 5 → 4 (-1 abandoned)"
+                    f"- System {i}-{j} (0{1 + 3 * i}0{1 + j}) loyalty 5 → 4"
+                    " (−1: no group or static of yours there)"
                     for j in range(3)
                 )
-                + "\n- UN motion motion.1 (ban): failed; aimed at p2: needs a yes from every other "
-                "member; p0, p1 did not vote yes (R-6.4)"  # public: the UN Meeting's result
+                + "\n- UN motion 1 (ban): failed; aimed at Power 2: needs a yes from every other "
+                "member; Power 1 did not vote yes (R-6.4)"  # public: the UN Meeting's result
+                # (its proposer's yes came with the motion, issue 17)
                  + f"\n\n{base}/campaigns/{cid}/powers/p{i}/rounds/1/{footer}"
             )
         )

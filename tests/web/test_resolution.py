@@ -289,12 +289,12 @@ def test_statements_show_a_power_its_own_events_only(client: Client) -> None:
     }
     client.force_login(world.users[0])
     mine = client.get(reverse("report", args=[world.campaign.pk, "p0", 1])).content.decode()
-    assert "Power 0 sells 3 ore" in mine
+    assert "Power 0 sells 3 Ore" in mine  # in words (issue 17)
     client.force_login(world.users[1])
     theirs = client.get(reverse("report", args=[world.campaign.pk, "p1", 1])).content.decode()
-    assert "sells 3 ore" not in theirs
+    assert "sells 3 Ore" not in theirs
     public = client.get(reverse("history", args=[world.campaign.pk])).content.decode()
-    assert "sells 3 ore" not in public
+    assert "sells 3 Ore" not in public
 
 
 def test_public_summary_reports_changes_of_holder(client: Client) -> None:

@@ -171,7 +171,7 @@ def test_messages_and_order_lines_name_fields_by_their_labels(player: Client, wo
     )
     page = player.get(sheet_url(world)).text
     assert "To hub: must differ from from hub" in page
-    assert "From hub hub0, To hub hub0" in page
+    assert "Ships 1 Ore from hub Hub0 to hub Hub0" in page  # a sentence with names (issue 17)
     for key in ("to_hub", "from_hub", "a_amount"):
         assert f"{key}:" not in page and f"{key}=" not in page
     r = player.post(

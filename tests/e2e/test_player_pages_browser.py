@@ -1,0 +1,236 @@
+"""Issue 17 in a real browser: every player page fits a laptop (1280 px) and a phone (390 px)
+without a page-wide horizontal scroll, and a newcomer plays a first round from what the pages
+show and explain, without typing a URL past the first page."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Browser, Dialog, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from campaigns.demo import DEMO_NAME, demo_password
+from campaigns.sector_import import import_sectors
+from economy import services
+from economy.models import Round
+from powers.models import Campaign, Membership, Power, StarSystem
+from tests.demo_rounds import play_demo_rounds
+from tests.e2e.test_play_rounds import choose_order_type, settled
+from tests.web.factories import PASSWORD, make_user
+from tests.web.test_sector_import import tab_row, write_tab
+from trade import services as trade_services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = (1280, 390)
+
+
+def log_in(browser: Browser, base: str, username: str) -> Page:
+    page = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}).new_page()
+    page.goto(base + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(demo_password(username))
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="My campaigns")).to_be_visible()
+    return page
+
+
+def demo_campaign() -> Campaign:
+    call_command("seed_demo", stdout=io.StringIO())
+    return Campaign.objects.get(name=DEMO_NAME)
+
+
+def links(page: Page) -> list[str]:
+    """The player pages this page links to: under /campaigns/ (two hex pages at most, no
+    downloads) and the rules guide."""
+    hrefs: list[str] = page.eval_on_selector_all(
+        "a[href]", "els => els.map(e => e.getAttribute('href'))"
+    )
+    out = []
+    for href in hrefs:
+        href = href.split("#")[0]
+        if (href.startswith("/campaigns/") or href == "/rules/") and not re.search(
+            r"\.(csv|json|svg)$", href
+        ):
+            out.append(href)
+    return out
+
+
+@pytest.mark.parametrize("username", ["nac", "esu"])
+def test_every_player_page_fits_a_laptop_and_a_phone(
+    browser: Browser, live_server: LiveServer, username: str
+) -> None:
+    campaign = demo_campaign()
+    play_demo_rounds(campaign.pk, 2)
+    esu = Power.objects.get(campaign=campaign, key="esu")
+    # an agreement awaiting an answer and a motion before the committee: their forms show too
+    terms = trade_services.Terms("0505", 5, "ore", 10, "bio", 5)
+    trade_services.propose_agreement(power=esu, partner_key="nac", terms=terms, actor="esu")
+    draft = trade_services.draft_motion(
+        power=esu, fields={"kind": "tax", "edge": "all", "tax": "0.1"}, actor="esu"
+    )
+    trade_services.submit_motion(power=esu, key=draft.key, actor="esu")
+
+    page = log_in(browser, live_server.url, username)
+    todo, seen, hexes, too_wide = ["/campaigns/"], set(), 0, []
+    while todo:
+        url = todo.pop(0)
+        if url in seen or ("/hex/" in url and hexes >= 2):
+            continue
+        seen.add(url)
+        hexes += "/hex/" in url
+        page.set_viewport_size({"width": WIDTHS[0], "height": 900})
+        response = page.goto(live_server.url + url)
+        assert response is not None and response.status == 200, url
+        page.wait_for_load_state("networkidle")
+        todo += links(page)
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 900})
+            scroll, inner = page.evaluate(
+                "[document.documentElement.scrollWidth, window.innerWidth]"
+            )
+            if scroll > inner:
+                too_wide.append(f"{url} at {width}: {scroll} px")
+    assert too_wide == []
+    for must in ("orders/", "fleet/", "agreements/", "un/", "rounds/2/", "map/"):
+        assert any(u.endswith(must) for u in seen), must
+    assert "/rules/" in seen and any("/hex/" in u for u in seen)
+
+
+def test_a_newcomer_plays_a_first_round_from_the_pages(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    campaign = demo_campaign()
+    page = log_in(browser, live_server.url, "esu")
+    # from "my campaigns" to the order sheet, by links only
+    page.get_by_role("link", name=DEMO_NAME).click()
+    page.get_by_role("link", name="Orders for this round").click()
+    expect(page.get_by_role("heading", name=re.compile("orders for round 1"))).to_be_visible()
+    # htmx is at work once the projection has replaced its placeholder (a choice made before
+    # it has processed the page would go unheard)
+    expect(page.locator("#projection")).not_to_contain_text("Calculating")
+    # a type it cannot use is offered greyed, with the reason
+    ship = page.locator('#id_type option[value="ship"]')
+    expect(ship).to_be_disabled()
+    expect(ship).to_contain_text("you need two hubs in the guild")
+
+    # sell Ore: the form says what the order does and when, and links the rules guide
+    choose_order_type(page, "market_sell")
+    help_text = page.locator("#order-help")
+    expect(help_text).to_contain_text("Ore buys Bio")
+    expect(help_text.get_by_role("link", name="Common Market")).to_have_attribute(
+        "href", "/rules/#step-resource-4"
+    )
+    settled(page)
+    page.get_by_label("Resource sold").select_option(label="Ore")
+    page.get_by_label("Amount").fill("10")
+    page.get_by_label("Sold from (Ore/Bio)").select_option(label="hub Core")
+    page.get_by_role("button", name="Add order").click()
+    expect(page.locator("#order-list")).to_contain_text("Sells 10 Ore from hub Core for Bio")
+
+    # a Gal transfer, chosen and explained the same way
+    choose_order_type(page, "gal_transfer")
+    expect(page.locator("#order-help")).to_contain_text("Gives Gal from your bank")
+    settled(page)
+    page.get_by_label("To power").select_option(label="New Anglian Confederation")
+    page.get_by_label("Gal").fill("4")
+    page.get_by_role("button", name="Add order").click()
+    expect(page.locator("#order-list")).to_contain_text(
+        "Transfers 4 Gal to New Anglian Confederation"
+    )
+    # the projection reads in words before anything is submitted
+    expect(page.locator("#projection")).to_contain_text("sells 10 Ore for 10 Bio")
+
+    # an order the bank cannot pay is marked on its row, and submitting asks first
+    choose_order_type(page, "research_project")
+    settled(page)
+    page.get_by_label("Gal (2 Gal = 1 TP)").fill("100000")
+    page.get_by_role("button", name="Add order").click()
+    row = page.locator("#order-list li").nth(2)
+    expect(row).to_contain_text("Funds research with 100000 Gal")
+    expect(row.locator(".projected")).to_contain_text("would be rejected if the round resolved now")
+    asked: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", answer)
+    page.get_by_role("button", name="Submit orders").click()
+    expect(page.get_by_role("button", name="Submit orders")).to_be_visible()
+    assert asked and "1 of your orders would be rejected" in asked[0]
+    assert (
+        not Power.objects.get(campaign=campaign, key="esu")
+        .sheets.filter(status="submitted")
+        .exists()
+    )
+    row.get_by_role("button", name="remove").click()
+    expect(page.locator("#order-list li")).to_have_count(2)
+    expect(page.locator("#submit-warning")).to_be_empty()
+    page.get_by_role("button", name="Submit orders").click()
+    expect(page.locator(".submitted")).to_contain_text("Eurasian Solar Union ✓")
+
+    # the others submit and the round resolves
+    for power in Power.objects.filter(campaign=campaign).exclude(key="esu"):
+        services.submit_sheet(power=power, actor=power.key)
+    rnd = Round.objects.get(campaign=campaign, number=1)
+    if rnd.status != "resolved":
+        services.resolve_round(round_id=rnd.pk)
+
+    # the statement, reached by links, says what happened in words
+    page.get_by_role("link", name=campaign.name).first.click()
+    page.get_by_role("link", name="Rounds and statements").click()
+    page.get_by_role("link", name="my statement").first.click()
+    expect(
+        page.get_by_role("heading", name="Round 1: statement of Eurasian Solar Union")
+    ).to_be_visible()
+    events = page.locator("ul.events")
+    expect(events).to_contain_text("Eurasian Solar Union sells 10 Ore for 10 Bio")
+    expect(page.locator("table.statement")).to_contain_text("hub Core")
+    expect(page.get_by_role("link", name="Common Market").first).to_be_visible()
+
+
+def test_a_large_map_opens_on_my_systems(
+    browser: Browser, live_server: LiveServer, tmp_path: Path
+) -> None:
+    rows = [tab_row(hx, name, "B788899-C") for hx, name in (("0101", "Rock"), ("1910", "Ceti"))]
+    rows.append(tab_row("3240", "Far", "B788899-C"))
+    import_sectors(campaign_name="Wide", files=[write_tab(tmp_path, "Spin", rows)])
+    campaign = Campaign.objects.get(name="Wide")
+    user = make_user("wide")
+    power = Power.objects.create(campaign=campaign, key="p0", name="Power 0")
+    Membership.objects.create(campaign=campaign, user=user, power=power)
+    StarSystem.objects.filter(campaign=campaign, key="spin-1910").update(holder=power, loyalty=9)
+
+    page = browser.new_context(viewport={"width": WIDTHS[0], "height": 900}).new_page()
+    page.goto(live_server.url + "/accounts/login/")
+    page.get_by_label("Username").fill("wide")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("link", name="Wide").click()
+    page.get_by_role("link", name="Map").first.click()
+    svg = page.locator("svg.ftmap")
+    expect(page.locator(".map-viewport.js")).to_have_count(1)  # the script has set its view
+
+    def view() -> list[float]:
+        return [float(v) for v in (svg.get_attribute("viewBox") or "").split()]
+
+    def shows(hx: str) -> bool:
+        circle = page.locator(f'.sys[data-hex="{hx}"] circle')
+        cx, cy = (float(circle.get_attribute(a) or 0) for a in ("cx", "cy"))
+        x, y, w, h = view()
+        return x <= cx <= x + w and y <= cy <= y + h
+
+    first = view()
+    page.get_by_role("button", name="Whole map").click()
+    whole = view()
+    # the whole sector would show hexes too small to read: it opened on Ceti, not on the rest
+    assert first[2] < whole[2] / 3
+    assert shows("3240") and shows("0101")
+    page.get_by_role("button", name="My systems").click()
+    assert view() == first
+    assert shows("1910") and not shows("3240") and not shows("0101")

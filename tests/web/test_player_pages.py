@@ -1,0 +1,318 @@
+"""Player pages a newcomer can read (issue 17): names, not keys; orders as sentences; the rules
+where the player acts, with an in-app guide; order types greyed with the reason; the UN and
+agreement forms' wording; and a crawl of every page a player reaches after two demo rounds."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from campaigns.demo import DEMO_NAME, SYSTEMS
+from campaigns.sector_import import import_sectors
+from economy import selectors, services
+from economy.engine.resolve import STEPS
+from economy.events import Names
+from economy.guide import STEP_OF, anchor, step_of
+from economy.models import Round
+from economy.orderforms import ORDER_TYPES, SENTENCES, summary
+from powers.models import Campaign, Craft, FleetGroup, Membership, Power, StarSystem
+from tests.demo_rounds import play_demo_rounds
+from tests.web.factories import World, make_user
+from tests.web.test_sector_import import tab_row, write_tab
+from trade import services as trade_services
+from trade.chart import market_chart
+from trade.models import Vote
+
+pytestmark = pytest.mark.django_db
+
+POWERS = ("nac", "esu", "nsl", "fse")
+SECTOR_WORLDS = [("1910", "Ceti"), ("1911", "Vega"), ("1810", "Rigel"), ("2011", "Deneb")]
+# what must never show where a name belongs: a stored key (<power>-<id>), a system key, a round
+# step's name, a field key, an exception's class name
+RAW = [
+    re.compile(r"\b(?:" + "|".join(POWERS) + r")-[a-z0-9]"),
+    re.compile(r"\b(?:" + "|".join(s[0] for s in SYSTEMS) + r")\b"),
+    re.compile(r"\b(?:resource|support|fleet)\.\d"),
+    re.compile(r"\b[a-z]+_[a-z_]+\b"),
+    re.compile(r"\b[A-Z]\w*(?:Error|Exception|DoesNotExist)\b"),
+    re.compile(r"\b(?:agreement|motion)\.\d|\br\d+-[a-z]"),  # generated keys
+]
+
+
+def visible(body: str) -> str:
+    """What a reader sees: the text outside tags, scripts and styles (SVG drawings keep keys
+    for their scripts; their labels are checked on the map pages' own tests)."""
+    body = re.sub(r"(?s)<(script|style|svg)\b.*?</\1>", " ", body)
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+def crawl(client: Client, start: str) -> dict[str, str]:
+    """Every page under /campaigns/ (and the guide) a player reaches by links from ``start``,
+    the maps' hex pages included, downloads aside; url -> body."""
+    seen: dict[str, str] = {}
+    todo = [start]
+    while todo:
+        url = todo.pop()
+        if url in seen:
+            continue
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+        seen[url] = response.content.decode()
+        for href in re.findall(r'href="([^"#]+)', seen[url]):
+            href = html.unescape(href)
+            wanted = href.startswith("/campaigns/") or href == "/rules/"
+            if wanted and not re.search(r"\.(csv|json|svg)$", href):
+                todo.append(href)
+    return seen
+
+
+def test_every_order_type_says_what_it_does_and_when() -> None:
+    for kind, spec in ORDER_TYPES.items():
+        assert len(spec.help) > 40, kind
+        assert spec.step in STEP_OF, kind
+        assert kind in SENTENCES, kind
+    assert {key for key, _ in STEPS} == set(STEP_OF)
+
+
+def test_ledger_steps_read_as_the_guides_steps() -> None:
+    assert step_of("resource.2.3").key == "resource.2.2-2.4"
+    assert step_of("support.1.1").key == "support.1"
+    assert step_of("support.4").key == "support.4 primaries"
+    assert step_of("support.4.3.1").key == "support.4.3.1"
+
+
+def test_the_rules_guide_has_every_order_type_and_step(client: Client) -> None:
+    page = client.get(reverse("rules")).content.decode()
+    for kind in ORDER_TYPES:
+        assert f'id="{anchor("order", kind)}"' in page
+    for key, _ in STEPS:
+        assert f'id="{anchor("step", key)}"' in page
+    assert "docs/" not in page
+
+
+def test_orders_read_as_sentences_with_names() -> None:
+    names = Names.of_state(
+        {"hubs": [{"id": "nac-core"}], "groups": [{"id": "nac-2"}]},
+        {"nac": "New Anglian Confederation", "esu": "Eurasian Solar Union"},
+    )
+    sell = {"type": "market_sell", "resource": "ore", "amount": 20, "from": "nac-core"}
+    assert summary(sell, names) == "Sells 20 Ore from hub Core for Bio"
+    declare = {"type": "declare_group", "group": "nac-2", "hex": "0505", "order": "hold_restock"}
+    assert summary(declare, names) == "Declares Group 2 at 0505: Hold – Restock"
+    assert summary({"type": "gal_transfer", "to": "esu", "amount": 5}, names) == (
+        "Transfers 5 Gal to Eurasian Solar Union"
+    )
+    gal = {"type": "market_sell", "resource": "gal", "amount": 3, "to": "nac-core"}
+    assert summary(gal, names) == "Sells 3 Gal for Ore, delivered to hub Core"
+
+
+def test_order_form_explains_the_order_and_links_the_guide(client: Client, world: World) -> None:
+    client.force_login(world.users[0])
+    url = reverse("order-form", args=[world.campaign.pk, "p0"])
+    page = client.get(url, {"type": "market_sell"}).content.decode()
+    assert ORDER_TYPES["market_sell"].help in html.unescape(page)
+    assert f'href="/rules/#{anchor("step", "resource.4")}"' in page
+    assert f'href="/rules/#{anchor("order", "market_sell")}"' in page
+
+
+def test_order_types_a_power_cannot_use_are_greyed_with_the_reason(
+    client: Client, world: World
+) -> None:
+    Craft.objects.filter(power=world.powers[0]).delete()
+    client.force_login(world.users[0])
+    page = client.get(reverse("orders", args=[world.campaign.pk, "p0"])).content.decode()
+    build = re.search(r'<option value="build"[^>]*>[^<]*', page)
+    assert build is not None
+    assert "disabled" in build.group(0) and "you have no builders" in build.group(0)
+    market = re.search(r'<option value="market_sell"[^>]*>', page)
+    assert market is not None and "disabled" not in market.group(0)
+
+
+def test_the_proposer_votes_yes_by_proposing(world: World) -> None:
+    power = world.powers[0]
+    draft = trade_services.draft_motion(
+        power=power, fields={"kind": "tax", "edge": "all", "tax": "0.1"}, actor="t"
+    )
+    assert not Vote.objects.exists()
+    motion = trade_services.submit_motion(power=power, key=draft.key, actor="t")
+    assert Vote.objects.get(motion=motion, member=power).choice == "yes"
+    trade_services.vote(power=power, key=motion.key, choice="no", actor="t")
+    assert Vote.objects.get(motion=motion, member=power).choice == "no"
+
+
+def test_a_rate_motion_is_closed_outside_report_rounds(client: Client, world: World) -> None:
+    client.force_login(world.users[0])
+    page = client.get(reverse("un-committee", args=[world.campaign.pk, "p0"])).content.decode()
+    rate = re.search(r'<option value="rate"[^>]*>[^<]*', page)
+    assert rate is not None and "disabled" in rate.group(0)
+    assert "the next is round 3" in rate.group(0)
+    Campaign.objects.filter(pk=world.campaign.pk).update(current_round=3)
+    page = client.get(reverse("un-committee", args=[world.campaign.pk, "p0"])).content.decode()
+    rate = re.search(r'<option value="rate"[^>]*>', page)
+    assert rate is not None and "disabled" not in rate.group(0)
+
+
+@pytest.fixture
+def demo() -> Campaign:
+    call_command("seed_demo", stdout=io.StringIO())
+    campaign = Campaign.objects.get(name=DEMO_NAME)
+    play_demo_rounds(campaign.pk, 2)
+    # an agreement waiting for an answer and a motion before the committee
+    esu = Power.objects.get(campaign=campaign, key="esu")
+    terms = trade_services.Terms("0505", 5, "ore", 10, "bio", 5)
+    trade_services.propose_agreement(power=esu, partner_key="nac", terms=terms, actor="esu")
+    draft = trade_services.draft_motion(
+        power=esu, fields={"kind": "tax", "edge": "all", "tax": "0.1"}, actor="esu"
+    )
+    trade_services.submit_motion(power=esu, key=draft.key, actor="esu")
+    return campaign
+
+
+@pytest.mark.parametrize("username", POWERS)
+def test_every_player_page_reads_in_names(client: Client, demo: Campaign, username: str) -> None:
+    client.force_login(get_user_model().objects.get(username=username))
+    pages = crawl(client, reverse("my-campaigns"))
+    power = Power.objects.get(campaign=demo, key=username)
+    for name in ("orders", "fleet", "agreements", "dashboard"):
+        assert reverse(name, args=[demo.pk, username]) in pages
+    assert reverse("report", args=[demo.pk, username, 2]) in pages
+    assert reverse("rules") in pages
+    for url, body in pages.items():
+        assert "docs/" not in body, url
+        text = visible(body)
+        for raw in RAW:
+            found = raw.search(text)
+            assert found is None, (url, found.group(0) if found else "", username)
+    assert power.name in pages[reverse("dashboard", args=[demo.pk, username])]
+
+
+def test_statements_name_places_steps_and_events(client: Client, demo: Campaign) -> None:
+    nac = Power.objects.get(campaign=demo, key="nac")
+    statement = selectors.round_statement(nac, 1)
+    assert statement is not None
+    words = [e["words"] for e in statement.events]
+    assert "New Anglian Confederation sells 20 Ore for 20 Bio" in words
+    assert any(w.startswith("Brigid (0305) loyalty 14 → 13 (−1: no group") for w in words)
+    steps = statement.ledger_in_words()
+    titles = [s["step"].title for s in steps]
+    assert "Common Market" in titles and "Production" in titles
+    market = next(s for s in steps if s["step"].title == "Common Market")
+    assert {(line["where"], line["reason"]) for line in market["lines"]} >= {
+        ("hub Core", "market sale Ore → Bio")
+    }
+    # the API keeps the keys
+    assert any(line["where"] == "hub:nac-core" for _, lines in statement.steps for line in lines)
+
+
+def test_an_imported_sector_reads_in_names(client: Client, tmp_path: Path) -> None:
+    """Systems of an imported sector are keyed ``<sector>-<hex>``: pages show their names."""
+    rows = [tab_row(code, name, "B788899-C") for code, name in SECTOR_WORLDS]
+    import_sectors(campaign_name="Imported", files=[write_tab(tmp_path, "Spin", rows)])
+    campaign = Campaign.objects.get(name="Imported")
+    users = [make_user(f"imp{i}") for i in range(2)]
+    for i, user in enumerate(users):
+        power = Power.objects.create(campaign=campaign, key=f"p{i}", name=f"Power {i}", gal=50)
+        Membership.objects.create(campaign=campaign, user=user, power=power)
+        home = StarSystem.objects.get(campaign=campaign, key=f"spin-{SECTOR_WORLDS[i][0]}")
+        home.holder, home.loyalty, home.system_type = power, 20, "homeworld"
+        home.save()
+        col, row = int(SECTOR_WORLDS[2 + i][0][:2]), int(SECTOR_WORLDS[2 + i][0][2:])
+        FleetGroup.objects.create(
+            campaign=campaign, key=f"p{i}-g", power=power, col=col, row=row, troops=50
+        )
+    for number in (1, 2):
+        for i, power in enumerate(Power.objects.filter(campaign=campaign).order_by("key")):
+            hx = SECTOR_WORLDS[2 + i][0]
+            orders = [
+                {"type": "declare_group", "group": f"p{i}-g", "hex": hx, "order": "maintain_orbit"},
+                {"type": "conscript", "system": f"spin-{SECTOR_WORLDS[i][0]}", "loyalty": 1},
+            ]
+            for payload in orders if number == 1 else orders[1:]:
+                services.add_order(power=power, payload=payload, actor="t")
+            services.submit_sheet(power=power, actor="t")
+        rnd = Round.objects.get(campaign=campaign, number=number)
+        if rnd.status != "resolved":
+            services.resolve_round(round_id=rnd.pk)
+    raw = re.compile(r"\bspin-\d{4}\b|\bp[01]-g\b")
+    for user in users:
+        client.force_login(user)
+        pages = crawl(client, reverse("my-campaigns"))
+        assert any(url.endswith("/rounds/2/") for url in pages)
+        for url, body in pages.items():
+            found = raw.search(visible(body))
+            assert found is None, (url, found.group(0) if found else "")
+    statement = selectors.round_statement(Power.objects.get(campaign=campaign, key="p0"), 1)
+    assert statement is not None
+    assert any("Ceti (1910) conscripts" in e["words"] for e in statement.events) or any(
+        "Ceti (1910)" in row.label for row in statement.stocks
+    )
+
+
+def test_orders_the_projection_rejects_are_marked_and_submitting_asks(
+    client: Client, world: World
+) -> None:
+    p0 = world.powers[0]
+    services.add_order(power=p0, payload={"type": "research_project", "gal": 2}, actor="t")
+    too_much = {"type": "market_sell", "resource": "ore", "amount": 10**5, "from": "hub0"}
+    assert services.add_order(power=p0, payload=too_much, actor="t").error == ""
+    client.force_login(world.users[0])
+    page = client.get(reverse("projection", args=[world.campaign.pk, "p0"])).content.decode()
+    marks = dict(re.findall(r'id="projected-(\d)" hx-swap-oob="true"[^>]*>(.*?)</span>', page))
+    assert marks["0"] == ""
+    assert marks["1"].startswith(
+        '<span class="error">⚠ would be rejected if the round resolved now: hub Hub0 has'
+    )
+    assert "1 of your orders would be rejected if the round resolved now" in page
+    sheet = client.get(reverse("orders", args=[world.campaign.pk, "p0"])).content.decode()
+    assert 'id="projected-1"' in sheet and 'id="submit-warning"' in sheet
+    assert "js/sheet.js" in sheet  # asks before submitting them
+
+
+def test_the_dashboard_warns_of_loyalty_drains_before_they_happen(client: Client) -> None:
+    """R-3.4: a held system with no group or static of its holder loses 1 LR; the dashboard
+    names those systems, with this round's declarations counted."""
+    call_command("seed_demo", stdout=io.StringIO())
+    campaign = Campaign.objects.get(name=DEMO_NAME)
+    nac = Power.objects.get(campaign=campaign, key="nac")
+    client.force_login(get_user_model().objects.get(username="nac"))
+    url = reverse("dashboard", args=[campaign.pk, "nac"])
+    page = html.unescape(client.get(url).content.decode())
+    assert "2 systems will lose 1 loyalty this round" in page
+    assert "(Brigid (0305), Cornwall (0102))" in page
+    declare = {"type": "declare_group", "group": "nac-1", "hex": "0305", "order": "none"}
+    services.set_declaration(power=nac, payload=declare, actor="nac")
+    page = html.unescape(client.get(url).content.decode())
+    assert "1 system will lose 1 loyalty this round" in page and "(Cornwall (0102))" in page
+    # and the round does what the warning said
+    for power in Power.objects.filter(campaign=campaign):
+        services.submit_sheet(power=power, actor="t")
+    rnd = Round.objects.get(campaign=campaign, number=1)
+    if rnd.status != "resolved":
+        services.resolve_round(round_id=rnd.pk)
+    lost = {
+        e["data"]["system"]
+        for e in (selectors.round_statement(nac, 1) or selectors.Statement("", [], [])).events
+        if e["kind"] == "loyalty.changed" and "abandoned" in e["data"]["why"]
+    }
+    assert lost == {"cornwall"}
+
+
+def test_the_market_chart_keeps_equal_rates_apart_and_ticks_round() -> None:
+    rates = {e: (Decimal("1.0000"), 0) for e in ("ore>bio", "bio>gal", "gal>ore")}
+    svg = market_chart([("1", rates), ("2", rates), ("3 (now)", rates)])
+    ticks = re.findall(r'class="tick">([\d.]+)</text>', svg)
+    assert ticks[:4] == ["0.00", "0.50", "1.00", "1.50"]  # rates, then volumes
+    assert ticks[4:9] == ["0", "1", "2", "3", "4"]  # then the rounds
+    lines = re.findall(r"<polyline [^>]*>", svg)
+    assert len({re.sub(r'points="[^"]*"', "", line) for line in lines}) == 3
+    radii = set(re.findall(r'<circle [^>]*? r="([\d.]+)"', svg))
+    assert len(radii) == 3  # a ring, a dot and a small dot on one point all show
