@@ -99,7 +99,7 @@ def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) 
     loans, transfers and captures change of who owns what (R-10.5, R-10.6; a few rows)."""
     if catalog is None:
         catalog = entry.catalog_for(power, stored)
-        if stored.get("type") in NAMES_FLEET:
+        if str(stored.get("type")) in NAMES_FLEET:
             after_pacts(catalog, pact_fleet(power.campaign_id))
     return check_order(catalog, power.key, stored)
 

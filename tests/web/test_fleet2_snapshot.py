@@ -21,7 +21,7 @@ from tests.web.factories import make_campaign
 CASES = Path(__file__).resolve().parents[1] / "cases"
 pytestmark = pytest.mark.django_db
 
-LOAD_QUERIES = 33  # economy.snapshot.load_state: 28, and 5 for the pacts
+LOAD_QUERIES = 40  # economy.snapshot.load_state: 28, 5 for the pacts, 7 for command
 
 
 def case(stem: str) -> dict[str, Any]:
