@@ -373,11 +373,15 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
     ``economy.snapshot.fleet2``); with ``power``, only that power's, without pacts."""
     cid = campaign.pk
     scope = {"campaign_id": cid} if power is None else {"power_id": power.pk}
-    systems = _design_systems(**{f"design__{k}": v for k, v in scope.items()})
+    rows = Design.objects.filter(campaign_id=cid)
+    if power is not None:  # its designs, and those of craft it holds on loan or given (R-10.5a)
+        rows = rows.filter(models.Q(power=power) | models.Q(craft__power=power)).distinct()
+    rows = rows.annotate(owner=models.F("power__key")).order_by("key")
+    systems = _design_systems(design__in=rows.values("pk"))
     designs = [
         DesignState(
             d.key,
-            power_key[d.power_id],
+            d.owner,
             d.name,
             d.craft_class,
             d.mobility,
@@ -389,7 +393,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
             d.completed,
             d.studied_from or None,
         )
-        for d in Design.objects.filter(**scope).order_by("key")
+        for d in rows
     ]
     craft = [
         CraftState(
@@ -472,7 +476,7 @@ def _load_fleet(campaign: Campaign, power_key: dict[int, str], power: Power | No
     )
 
 
-def _design_systems(**scope: int) -> dict[int, list[DesignSystemState]]:
+def _design_systems(**scope: Any) -> dict[int, list[DesignSystemState]]:
     """R-10.0: each design's systems in their order, by the design's primary key."""
     out: dict[int, list[DesignSystemState]] = defaultdict(list)
     rows = DesignSystem.objects.filter(**scope).order_by("design_id", "position")
