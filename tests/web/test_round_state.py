@@ -18,7 +18,17 @@ from economy import selectors, services
 from economy.engine.codec import dump_state
 from economy.models import Round
 from economy.snapshot import load_state, round_state
-from powers.models import Craft, Design, DesignSystem, FleetGroup, Power, StarSystem
+from powers.models import (
+    BubbleOutpost,
+    CommandBubble,
+    Craft,
+    Design,
+    DesignSystem,
+    FleetGroup,
+    Power,
+    StarSystem,
+)
+from powers.models.command import OutpostSensor
 from tests.web.factories import World, add_fleet, make_campaign
 from trade import services as trade_services
 from trade.models import TradeHub
@@ -190,3 +200,15 @@ def test_every_table_of_the_state_has_its_triggers() -> None:
         installed = dict(cur.fetchall())
     assert installed == {table: 3 for table in expected}
     assert {"powers_starsystem", "trade_hublink", "powers_designsystem"} <= expected
+
+
+def test_a_grandchild_row_finds_its_campaign(world: World) -> None:
+    """An outpost's sensor has no campaign and neither has its outpost: the trigger goes
+    through the outpost to the bubble (migration 0004's four-argument form)."""
+    bubble = CommandBubble.objects.create(
+        campaign=world.campaign, power=world.powers[0], key="p0-b9", hq_col=1, hq_row=1
+    )
+    outpost = BubbleOutpost.objects.create(bubble=bubble, col=2, row=1)
+    before = live(world).state_version
+    OutpostSensor.objects.create(outpost=outpost, col=3, row=1)
+    assert live(world).state_version == before + 1
