@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.db.models import Q
+
 from economy.engine.pacts import Battle, Loan, Transfer
 from economy.engine.pacts import BattleCraft as BattleCraftState
 from economy.engine.state import Craft as CraftState
@@ -198,24 +200,28 @@ def _save_battles(campaign: Campaign, fleet: Fleet, pid: dict[str, int], round_n
 
 def pact_fleet(cid: int) -> Fleet:
     """What the entry rules need to know of the pacts and captured craft
-    (``validate.after_pacts``): the pacts, and each craft's design mobility, carrier, orbit and
-    captured flag (8 queries)."""
+    (``validate.after_pacts``): the pacts, and the craft they touch with their design's
+    mobility, carrier, orbit and captured flag (8 queries). Without a battle record only the
+    captured craft and those of lent groups matter, so an order's check does not read the
+    whole fleet."""
     power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
     battles, loans, transfers = load_pacts(cid, power_key)
-    designs = [
-        DesignState(key, power_key[power], "", "", mobility, 0, 0, 0, ())
-        for key, power, mobility in Design.objects.filter(campaign_id=cid).values_list(
-            "key", "power_id", "mobility"
-        )
-    ]
+    rows = Craft.objects.filter(campaign_id=cid)
+    if not battles:  # a record's craft take those in orbit with them: then every craft counts
+        lent = [g for loan in loans if loan.active for g in loan.groups]
+        rows = rows.filter(Q(captured=True) | Q(group__key__in=lent))
     craft = [
         CraftState(
             key, power_key[power], design, group, static, orbit, {"cf": 0}, 0, {}, {}, captured
         )
-        for key, power, design, group, static, orbit, captured in Craft.objects.filter(
-            campaign_id=cid
-        ).values_list(
+        for key, power, design, group, static, orbit, captured in rows.values_list(
             "key", "power_id", "design__key", "group__key", "static__key", "orbit__key", "captured"
         )
+    ]
+    designs = [
+        DesignState(key, power_key[power], "", "", mobility, 0, 0, 0, ())
+        for key, power, mobility in Design.objects.filter(
+            campaign_id=cid, key__in={c.design for c in craft}
+        ).values_list("key", "power_id", "mobility")
     ]
     return Fleet(designs, craft, battles=battles, loans=loans, transfers=transfers)

@@ -45,7 +45,7 @@ PAGES = {
 }
 WRITES = {
     "add_order (API)": (201, 11),
-    "add_order (API, names a group and a hub)": (201, 20),
+    "add_order (API, names a group and a hub)": (201, 19),
     "update_order (API)": (200, 11),
     "validator (as you type)": (200, 3),
     "add_order (page, htmx)": (200, 48),  # the sheet it answers with names (issue 17)
