@@ -176,3 +176,16 @@ def test_a_loan_runs_on_only_when_both_extend_it(world: World) -> None:
     resolve(world)
     resolve(world)  # round 2 was its old last round: it runs on
     assert FleetGroup.objects.get(key="p0-g0").power.key == "p1"
+
+
+def test_the_borrower_may_not_unbuild_a_lent_craft(world: World) -> None:
+    """Support 1.6.1: a craft of a lent group is the borrower's to order, but only its owner
+    may unbuild it; the entry check reads the lent groups' craft to know it (no battle record
+    pending, so it reads no other craft)."""
+    key = post(api(world, 0), "pacts/", LOAN).json()["key"]
+    post(api(world, 1), f"pacts/{key}/", {"action": "accept"})
+    resolve(world)
+    assert Craft.objects.get(key="p0-g0-f0").power.key == "p1"
+    order = {"type": "unbuild", "id": "u1", "craft": "p0-g0-f0", "builder": "p1-y1"}
+    errors = services.entry_errors(power=world.powers[1], payload=order)
+    assert any("p0-g0-f0 is on loan from p0" in e for e in errors), errors
