@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from django.db.models import Count, OuterRef, Q, Subquery
 
 from economy.battle_records import battle_hexes
+from economy.command_pages import special_interest
 from economy.engine.hexgrid import Hex
 from economy.engine.rules import map_bounds
 from economy.events import hub_name
 from economy.fleet_selectors import shown
-from economy.command_pages import special_interest
+from powers.db import hex_code
 from powers.maps import (
     HEX_TYPE_LABELS,
     TRAVELLER_NOTICE,
@@ -48,7 +49,6 @@ from powers.models import (
     Static,
     ehex,
 )
-from powers.db import hex_code
 from powers.models.command import CommandSettings, OutpostSensor, PostOfficer
 from trade.models import HubLink, HubNode, Shipment
 
