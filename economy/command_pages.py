@@ -192,7 +192,9 @@ def special_interest(settings: CommandSettings | None, round_number: int) -> Int
 
 
 def _name(power: Power, key: str, name: str) -> str:
-    return name or shown(power, key)
+    """A character by its name; one commissioned without a name is named by its id (the engine
+    names it so), shown as its power typed it."""
+    return name if name and name != key else shown(power, key)
 
 
 def command_page(*, power: Power) -> CommandPage:

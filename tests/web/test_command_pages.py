@@ -212,8 +212,10 @@ def test_diplomats_and_missions_with_outcomes(client: Client, world: World) -> N
 
 def test_names_not_keys_and_nothing_of_another_power(client: Client, world: World) -> None:
     officer(world.powers[1], "spy", 3, 3, "Spymaster Ilo")
+    officer(world.powers[0], "nameless", 1, 1, "p0-nameless")  # the engine names it by its id
     html = page(client, world)
     assert "p0-" not in text(html)
+    assert row(html, "data-officer", "p0-nameless").startswith("nameless 1 1 50 1 Gal")
     assert "Spymaster" not in html and "p1-" not in html
 
 
