@@ -148,7 +148,7 @@ def test_officers_show_pay_points_penalties_and_posts(client: Client, world: Wor
     assert row(html, "data-officer", "p0-lt") == (
         "Lt Kade 1 1 50 1 Gal none aboard craft g0-f0 (Frigate) of group g0 serves aboard"
     )
-    assert "8 Gal" in html  # the whole pay: 5 + 2 + 1
+    assert '<td class="num" id="officers-pay">8 Gal</td>' in html  # the pay: 5 + 2 + 1
 
 
 def test_a_penalty_past_its_round_is_not_shown(client: Client, world: World) -> None:
