@@ -78,3 +78,11 @@ def test_the_sheet_shows_them_greyed(client: Client, world: World) -> None:
         r'<option value="bubble_hq" disabled>[^<]*— not now: an HQ needs an officer', html
     )
     assert re.search(r'<option value="commission">Commission an officer</option>', html)
+
+
+def test_an_officer_without_a_name_is_offered_by_its_id_as_typed(world: World) -> None:
+    power = Power.objects.get(pk=world.powers[0].pk)
+    Officer.objects.create(
+        campaign=world.campaign, power=power, key="p0-o1", name="p0-o1", rank=2, grade=1
+    )
+    assert selectors.choices_for(power).get("officers") == [("p0-o1", "o1 (rank 2, grade 1)")]
