@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from .batch import BatchContext, Pairs, run_batch
-from .paths import IntArray
+from .paths import SMALL_MAP, IntArray, prepare
 
 Batch = tuple[IntArray, int | None]  # the sources and the most parsecs their trade can travel
 Done = Callable[[int], None]  # called with the number of sources finished so far
@@ -78,6 +78,10 @@ def _take(queue: int) -> int | None:
 def _shared(
     ctx: BatchContext, batches: Sequence[Batch], done: Done | None
 ) -> tuple[list[Pairs], int]:
+    for _, graph in ctx.graphs():
+        prepare(graph)  # imported and built once, before the fork, for both processes
+    if any(graph.worlds > SMALL_MAP for _, graph in ctx.graphs()):
+        import scipy.sparse.csgraph  # noqa: F401 - the same: the searches' module, loaded once
     queue_r, queue_w = os.pipe()
     os.write(queue_w, b"".join(struct.pack("<i", i) for i in range(len(batches))))
     os.close(queue_w)  # both processes see the end of the queue once it is empty

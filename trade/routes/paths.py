@@ -310,16 +310,28 @@ def shortest(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
     """
     if graph.worlds <= SMALL_MAP:
         return level_search(graph, sources, limit)
-    from scipy.sparse import csr_matrix  # large maps only (see above)
-    from scipy.sparse.csgraph import dijkstra
+    from scipy.sparse.csgraph import dijkstra  # large maps only (see above)
 
+    matrix = prepare(graph)
+    dist: FloatArray = dijkstra(matrix, directed=True, indices=graph.start[sources], limit=limit)
+    return dist
+
+
+def prepare(graph: JumpGraph) -> Any:
+    """What :func:`shortest` builds once per graph, built now (and cached on the graph): the
+    scipy matrix of a large map, the numpy search's edge arrays of a small one. A worker
+    process forked afterwards (trade/routes/parallel.py) shares them instead of building and
+    importing them again."""
+    if graph.worlds <= SMALL_MAP:
+        return _edges(graph)
     matrix = graph.cache.get("scipy")
     if matrix is None:
+        from scipy.sparse import csr_matrix  # large maps only (see shortest)
+
         out = graph.out
         matrix = csr_matrix((out.data, out.indices, out.indptr), shape=(graph.n, graph.n))
         graph.cache["scipy"] = matrix
-    dist: FloatArray = dijkstra(matrix, directed=True, indices=graph.start[sources], limit=limit)
-    return dist
+    return matrix
 
 
 def level_search(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
