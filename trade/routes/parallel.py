@@ -90,6 +90,10 @@ def _shared(
     gc.freeze()  # the worker's collector leaves the parent's objects (and their pages) alone
     try:
         pid = os.fork()
+    except OSError:  # no process to spare (a limit on processes or memory): carry on alone
+        for fd in (queue_r, result_r, result_w):
+            os.close(fd)
+        return _serial(ctx, batches, done)
     finally:
         gc.unfreeze()
     if pid == 0:  # the worker
