@@ -18,6 +18,11 @@ SPIN = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sectors
 SPIN_FILE = SPIN / "Spinward Marches.tab"
 
 
+@pytest.fixture(autouse=True)
+def _fork_even_for_one_sector(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_CELLS", 0)  # a sector alone is not worth a fork
+
+
 def test_two_processes_give_the_same_map_and_progress_reaches_the_end() -> None:
     alone = map_routes([SPIN_FILE], RouteSettings(chunk=16))
     seen: list[tuple[int, int]] = []
@@ -58,6 +63,16 @@ def test_no_fork_means_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     alone = map_routes([SPIN_FILE], RouteSettings(chunk=16))
     shared = map_routes([SPIN_FILE], RouteSettings(chunk=16, workers=2))
     assert replace(shared, settings=alone.settings) == alone
+
+
+def test_one_sector_is_not_worth_a_fork(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_CELLS", 1_000_000)
+
+    def no_fork() -> int:
+        raise AssertionError("forked for one sector")
+
+    monkeypatch.setattr(parallel.os, "fork", no_fork)
+    assert map_routes([SPIN_FILE], RouteSettings(chunk=16, workers=2)).counted_pairs > 0
 
 
 def test_workers_setting_is_checked() -> None:

@@ -51,7 +51,7 @@ def _digests(names: tuple[str, ...], settings: RouteSettings) -> tuple[str, str]
     ("names", "route_settings"),
     [
         (FIVE[:1], RouteSettings()),
-        (FIVE[:1], RouteSettings(workers=2, chunk=16)),  # 28 batches, two processes
+        (FIVE[:1], RouteSettings(workers=2, chunk=16)),  # too little work to fork: one process
         (FIVE, RouteSettings()),
         (FIVE, RouteSettings(workers=2)),
         (SIXTEEN, RouteSettings(workers=2)),  # what the command runs

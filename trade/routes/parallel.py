@@ -39,16 +39,18 @@ from .paths import SMALL_MAP, IntArray, prepare
 
 Batch = tuple[IntArray, int | None]  # the sources and the most parsecs their trade can travel
 Done = Callable[[int], None]  # called with the number of sources finished so far
-MIN_BATCHES = 4  # fewer than this and a fork costs more than it saves
+MIN_BATCHES = 4  # fewer than this, or
+MIN_CELLS = 1_000_000  # fewer (source, world) cells than this, and a fork saves nothing
 
 
 def run_batches(
     ctx: BatchContext, batches: Sequence[Batch], workers: int, done: Done | None = None
 ) -> tuple[list[Pairs], int]:
     """Run every batch, in this process alone or shared with one forked worker (``workers`` >=
-    2 and fork available); returns the pairs found and the count of pairs counted (T-7), and
+    2, fork available and work enough: not on one sector, whose batches take 0.05 s); returns the pairs found and the count of pairs counted (T-7), and
     leaves the trade on ``ctx.flows``."""
-    if workers < 2 or len(batches) < MIN_BATCHES or not hasattr(os, "fork"):
+    cells = sum(len(src) for src, _ in batches) * ctx.g0.n
+    if workers < 2 or len(batches) < MIN_BATCHES or cells < MIN_CELLS or not hasattr(os, "fork"):
         return _serial(ctx, batches, done)
     return _shared(ctx, batches, done)
 
