@@ -127,7 +127,7 @@ class Csr:
     def of(cls, n: int, rows: IntArray, cols: IntArray, data: FloatArray) -> tuple[Csr, IntArray]:
         """The entries (rows, cols, data) as CSR, sorted by row then column; also returns the
         entries' order (position -> index into the arguments)."""
-        order = np.lexsort((cols, rows))
+        order = np.argsort(rows * max(n, 1) + cols, kind="stable")  # = lexsort((cols, rows))
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
         return cls(indptr, cols[order], data[order]), order
@@ -206,7 +206,7 @@ def build_graph(
     tie_of = order[node_of]
     # Row v lists its in-neighbours u in T-6 tie order, so the first one on a best path is the
     # parent (best_parents); the padding (weight inf) is never on a path.
-    entry = np.lexsort((tie_of[incoming.indices], rows))
+    entry = np.argsort(rows * max(n, 1) + tie_of[incoming.indices], kind="stable")
     slot = np.arange(len(rows)) - incoming.indptr[rows]
     width = int(degree.max()) if n and len(rows) else 1
     pad_u = np.zeros((n, width), dtype=np.int64)
