@@ -26,7 +26,7 @@ from .btn import (
     trade_credits,
 )
 from .legs import collect_legs
-from .parallel import run_batches
+from .parallel import run_batches, shares
 from .paths import CLEAN, FEWEST_JUMPS, FEWEST_PARSECS, IntArray, build_graph, clean_touch
 from .sectors import (
     SECTOR_COLS,
@@ -287,8 +287,11 @@ def map_worlds(
     if progress:
         progress(0, total)
     # A batch holds a few (sources x worlds) arrays: cap it near 4 million cells so memory
-    # stays linear in worlds on maps of any size.
+    # stays linear in worlds on maps of any size. Two processes take half as many sources a
+    # batch, so that the batches in flight hold as many cells as one process's.
     step = min(cfg.chunk, max(8, 4_000_000 // max(ctx.g1.n, 1)))
+    if shares(cfg.workers, total, ctx.g0.n, step):
+        step = max(1, step // 2)
     batches = []
     for start in range(0, total, step):
         chunk = order[start : start + step]

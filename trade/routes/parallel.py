@@ -43,14 +43,27 @@ MIN_BATCHES = 4  # fewer than this, or
 MIN_CELLS = 1_000_000  # fewer (source, world) cells than this, and a fork saves nothing
 
 
+def shares(workers: int, sources: int, worlds: int, step: int) -> bool:
+    """Will :func:`run_batches` share ``sources`` in batches of ``step`` with a worker? Only with
+    ``workers`` >= 2, fork available and work enough (not on one sector: its batches take
+    0.05 s, less than a fork saves)."""
+    return (
+        workers >= 2
+        and hasattr(os, "fork")
+        and sources * worlds >= MIN_CELLS
+        and -(-sources // max(step, 1)) >= MIN_BATCHES
+    )
+
+
 def run_batches(
     ctx: BatchContext, batches: Sequence[Batch], workers: int, done: Done | None = None
 ) -> tuple[list[Pairs], int]:
-    """Run every batch, in this process alone or shared with one forked worker (``workers`` >=
-    2, fork available and work enough: not on one sector, whose batches take 0.05 s); returns the pairs found and the count of pairs counted (T-7), and
+    """Run every batch, in this process alone or shared with one forked worker (when
+    :func:`shares` says so); returns the pairs found and the count of pairs counted (T-7), and
     leaves the trade on ``ctx.flows``."""
-    cells = sum(len(src) for src, _ in batches) * ctx.g0.n
-    if workers < 2 or len(batches) < MIN_BATCHES or cells < MIN_CELLS or not hasattr(os, "fork"):
+    sources = sum(len(src) for src, _ in batches)
+    step = max((len(src) for src, _ in batches), default=1)
+    if not shares(workers, sources, ctx.g0.n, step):
         return _serial(ctx, batches, done)
     return _shared(ctx, batches, done)
 
