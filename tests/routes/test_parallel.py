@@ -10,9 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from trade.routes import RouteSettings, map_routes
-from trade.routes import parallel
-from trade.routes.batch import BatchContext, Pairs
+from trade.routes import RouteSettings, map_routes, parallel
+from trade.routes.batch import BatchContext, Pairs, run_batch
 
 SPIN = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sectors"
 SPIN_FILE = SPIN / "Spinward Marches.tab"
@@ -41,16 +40,16 @@ def test_two_processes_give_the_same_map_and_progress_reaches_the_end() -> None:
 
 def test_a_failing_worker_is_raised_in_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
     parent = os.getpid()
-    real = parallel.run_batch
+    real = run_batch
 
-    def fails_in_the_worker(ctx: BatchContext, src: np.ndarray, reach: int | None) -> tuple[
-        list[Pairs], int
-    ]:
+    def fails_in_the_worker(
+        ctx: BatchContext, src: np.ndarray, reach: int | None
+    ) -> tuple[list[Pairs], int]:
         if os.getpid() != parent:
             raise ArithmeticError("boom in the worker")
         return real(ctx, src, reach)
 
-    monkeypatch.setattr(parallel, "run_batch", fails_in_the_worker)
+    monkeypatch.setattr("trade.routes.parallel.run_batch", fails_in_the_worker)
     with pytest.raises(RuntimeError, match="boom in the worker"):
         map_routes([SPIN_FILE], RouteSettings(chunk=16, workers=2))
 
@@ -59,7 +58,7 @@ def test_no_fork_means_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_fork() -> int:
         raise OSError("no more processes")
 
-    monkeypatch.setattr(parallel.os, "fork", no_fork)
+    monkeypatch.setattr("os.fork", no_fork)
     alone = map_routes([SPIN_FILE], RouteSettings(chunk=16))
     shared = map_routes([SPIN_FILE], RouteSettings(chunk=16, workers=2))
     assert replace(shared, settings=alone.settings) == alone
@@ -71,7 +70,7 @@ def test_one_sector_is_not_worth_a_fork(monkeypatch: pytest.MonkeyPatch) -> None
     def no_fork() -> int:
         raise AssertionError("forked for one sector")
 
-    monkeypatch.setattr(parallel.os, "fork", no_fork)
+    monkeypatch.setattr("os.fork", no_fork)
     assert map_routes([SPIN_FILE], RouteSettings(chunk=16, workers=2)).counted_pairs > 0
 
 

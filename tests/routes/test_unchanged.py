@@ -39,6 +39,7 @@ DIGESTS = {  # sectors -> sha256 of to_json, of to_svg (no notice)
     ),
 }
 
+
 def _digests(names: tuple[str, ...], settings: RouteSettings) -> tuple[str, str]:
     result = map_routes([SECTORS / f"{name}.tab" for name in names], settings)
     return (

@@ -31,6 +31,7 @@ import signal
 import struct
 import traceback
 from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 import numpy as np
 
@@ -38,6 +39,7 @@ from .batch import BatchContext, Pairs, run_batch
 from .paths import SMALL_MAP, IntArray, prepare
 
 Batch = tuple[IntArray, int | None]  # the sources and the most parsecs their trade can travel
+Results = tuple[list[Pairs], int, dict[str, list[IntArray]]]  # what the worker sends back
 Done = Callable[[int], None]  # called with the number of sources finished so far
 MIN_BATCHES = 4  # fewer than this, or
 MIN_CELLS = 1_000_000  # fewer (source, world) cells than this, and a fork saves nothing
@@ -135,10 +137,14 @@ def _shared(
         if pid:  # something went wrong here: the worker's work is lost anyway
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-    kind, body = pickle.loads(payload) if payload else ("error", "the worker sent nothing")
+    # The bytes come from our own forked worker through a pipe only it holds: trusted.
+    message: tuple[str, Any] = (
+        pickle.loads(payload) if payload else ("error", "the worker sent nothing")  # noqa: S301
+    )
+    kind, body = message
     if kind != "ok" or os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"the mapper's worker process failed:\n{body}")
-    their_found, their_counted, their_flows = body
+    their_found, their_counted, their_flows = cast(Results, body)
     for name, digits in their_flows.items():
         for flow, theirs in zip(ctx.flows[name], digits, strict=True):
             flow += theirs  # exact: int64 flows never overflow (mapper.INT64_SAFE)
@@ -169,7 +175,7 @@ def _worker(
         flows = {name: [np.asarray(f) for f in digits] for name, digits in ctx.flows.items()}
         message = pickle.dumps(("ok", (found, counted, flows)), protocol=pickle.HIGHEST_PROTOCOL)
         status = 0
-    except BaseException:  # noqa: BLE001 - reported to the parent, which raises it
+    except BaseException:  # reported to the parent, which raises it
         message = pickle.dumps(("error", traceback.format_exc()))
     try:
         _write_all(result, message)
