@@ -36,6 +36,7 @@ class RouteSettings:
     - ``chunk``: sources per Dijkstra batch (memory/speed only; never changes a result).
     - ``workers``: 2 shares the batches with one forked worker process (speed only; never
       changes a result; ``python -m trade.routes`` asks for it on a machine with two cores).
+      Only for a single-threaded process: a fork copies no other thread, nor what it holds.
     """
 
     classifications: str = "uwp"
