@@ -108,12 +108,13 @@ def _shared(
     try:
         pid = os.fork()
     except OSError:  # no process to spare (a limit on processes or memory): carry on alone
+        gc.unfreeze()
         for fd in (queue_r, result_r, result_w):
             os.close(fd)
         return _serial(ctx, batches, done)
-    finally:
-        gc.unfreeze()
-    if pid == 0:  # the worker
+    if pid:
+        gc.unfreeze()  # the parent only: the worker keeps them frozen until it leaves
+    else:  # the worker
         os.close(result_r)
         _worker(ctx, batches, queue_r, result_w, progress)  # never returns
     os.close(result_w)
