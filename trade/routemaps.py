@@ -41,7 +41,7 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 JOBS_PER_HOUR = 20
 # Variants that change only speed or memory, never a map: not offered on the web, so they
 # cannot be used to start the same job again and again.
-NOT_ON_THE_WEB = ("chunk",)
+NOT_ON_THE_WEB = ("chunk", "workers")
 
 
 class RateLimited(Exception):

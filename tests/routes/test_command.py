@@ -187,6 +187,8 @@ def test_module_entry_point_loads_only_what_the_run_needs(tmp_path: Path) -> Non
     west, _ = _two_sectors(tmp_path)
     code = (
         "import os, runpy, sys\n"
+        "def leave(code):\n    raise SystemExit(code)\n"
+        "os._exit = leave  # the command leaves without tearing down; here it must return\n"
         f"sys.argv = ['trade.routes', {str(west)!r}, '--no-progress', '--json', "
         f"{str(tmp_path / 'r.json')!r}]\n"
         "try:\n    runpy.run_module('trade.routes', run_name='__main__')\n"

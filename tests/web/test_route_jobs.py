@@ -168,6 +168,7 @@ def test_campaign_variants_are_checked_and_canonical(client: Client) -> None:
     text = bad.content.decode()
     assert "Bad variant: unknown variant" in text and "Error" not in text.split("<main>")[-1]
     assert client.get(url, {"variants": "chunk=7"}).status_code == 400
+    assert client.get(url, {"variants": "workers=2"}).status_code == 400  # a web job never forks
     assert not RouteJob.objects.exists()
     client.get(url)
     client.get(url, {"variants": "min_btn=6 btn_cap=2wtn+1"})  # the defaults, spelt out

@@ -9,6 +9,7 @@ once a run takes more than half a second. A bad argument or an unreadable file i
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -93,6 +94,16 @@ def _parse_at(text: str) -> tuple[int, int]:
         raise UsageError(f"--at wants X,Y (two integers), got {text!r}") from None
 
 
+def default_workers() -> int:
+    """2 (one forked worker shares the searches, trade/routes/parallel.py) where this process
+    may use two cores and can fork, else 1; ``--variant workers=1`` keeps to one process."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return 2 if cores >= 2 and hasattr(os, "fork") else 1
+
+
 def run(opts: dict[str, Any], out: Write, err: Write) -> None:
     """Map the files named in ``opts`` (the parsed options) and write what was asked for.
 
@@ -100,7 +111,7 @@ def run(opts: dict[str, Any], out: Write, err: Write) -> None:
     """
     started = time.perf_counter()
     try:
-        settings = RouteSettings().with_variants(opts["variant"])
+        settings = RouteSettings(workers=default_workers()).with_variants(opts["variant"])
     except (ValueError, TypeError) as exc:
         raise UsageError(f"bad --variant: {exc}") from None
     files = [Path(f) for f in opts["files"]]

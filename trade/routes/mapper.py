@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from . import btn as btn_rules
 from .allegiance import AllegianceTable
-from .batch import BatchContext, Pairs, run_batch
+from .batch import BatchContext, Pairs
 from .btn import (
     FEEDER,
     btn_for_trade,
@@ -26,6 +26,7 @@ from .btn import (
     trade_credits,
 )
 from .legs import collect_legs
+from .parallel import run_batches, shares
 from .paths import CLEAN, FEWEST_JUMPS, FEWEST_PARSECS, IntArray, build_graph, clean_touch
 from .sectors import (
     SECTOR_COLS,
@@ -282,25 +283,23 @@ def map_worlds(
     trades = tuple(world_trade(p.world, p.x, p.y, cfg.classifications) for p in placed)
     ctx, ids, order, reach = _context(placement, placed, trades, cfg, table)
 
-    found: list[Pairs] = []
-    counted = 0
     total = len(order)
-    done = 0
     if progress:
         progress(0, total)
     # A batch holds a few (sources x worlds) arrays: cap it near 4 million cells so memory
-    # stays linear in worlds on maps of any size.
+    # stays linear in worlds on maps of any size. Two processes take half as many sources a
+    # batch, so that the batches in flight hold as many cells as one process's.
     step = min(cfg.chunk, max(8, 4_000_000 // max(ctx.g1.n, 1)))
+    if shares(cfg.workers, total, ctx.g0.n, step):
+        step = max(1, step // 2)
+    batches = []
     for start in range(0, total, step):
         chunk = order[start : start + step]
         lims = [reach[k] for k in chunk]
         batch_reach = None if None in lims else max(v for v in lims if v is not None)
-        pairs_found, n_counted = run_batch(ctx, np.array(chunk, dtype=np.int64), batch_reach)
-        found.extend(pairs_found)
-        counted += n_counted
-        done += len(chunk)
-        if progress:
-            progress(done, total)
+        batches.append((np.array(chunk, dtype=np.int64), batch_reach))
+    done = (lambda sources: progress(sources, total)) if progress else None
+    found, counted = run_batches(ctx, batches, cfg.workers, done)
 
     # Output order is by world id: node -> its id's place in sorted order, and back.
     rank = ctx.g0.tie[: len(ids)]

@@ -127,7 +127,7 @@ class Csr:
     def of(cls, n: int, rows: IntArray, cols: IntArray, data: FloatArray) -> tuple[Csr, IntArray]:
         """The entries (rows, cols, data) as CSR, sorted by row then column; also returns the
         entries' order (position -> index into the arguments)."""
-        order = np.lexsort((cols, rows))
+        order = np.argsort(rows * max(n, 1) + cols, kind="stable")  # = lexsort((cols, rows))
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
         return cls(indptr, cols[order], data[order]), order
@@ -206,7 +206,7 @@ def build_graph(
     tie_of = order[node_of]
     # Row v lists its in-neighbours u in T-6 tie order, so the first one on a best path is the
     # parent (best_parents); the padding (weight inf) is never on a path.
-    entry = np.lexsort((tie_of[incoming.indices], rows))
+    entry = np.argsort(rows * max(n, 1) + tie_of[incoming.indices], kind="stable")
     slot = np.arange(len(rows)) - incoming.indptr[rows]
     width = int(degree.max()) if n and len(rows) else 1
     pad_u = np.zeros((n, width), dtype=np.int64)
@@ -310,16 +310,28 @@ def shortest(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
     """
     if graph.worlds <= SMALL_MAP:
         return level_search(graph, sources, limit)
-    from scipy.sparse import csr_matrix  # large maps only (see above)
-    from scipy.sparse.csgraph import dijkstra
+    from scipy.sparse.csgraph import dijkstra  # large maps only (see above)
 
+    matrix = prepare(graph)
+    dist: FloatArray = dijkstra(matrix, directed=True, indices=graph.start[sources], limit=limit)
+    return dist
+
+
+def prepare(graph: JumpGraph) -> Any:
+    """What :func:`shortest` builds once per graph, built now (and cached on the graph): the
+    scipy matrix of a large map, the numpy search's edge arrays of a small one. A worker
+    process forked afterwards (trade/routes/parallel.py) shares them instead of building and
+    importing them again."""
+    if graph.worlds <= SMALL_MAP:
+        return _edges(graph)
     matrix = graph.cache.get("scipy")
     if matrix is None:
+        from scipy.sparse import csr_matrix  # large maps only (see shortest)
+
         out = graph.out
         matrix = csr_matrix((out.data, out.indices, out.indptr), shape=(graph.n, graph.n))
         graph.cache["scipy"] = matrix
-    dist: FloatArray = dijkstra(matrix, directed=True, indices=graph.start[sources], limit=limit)
-    return dist
+    return matrix
 
 
 def level_search(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:

@@ -22,6 +22,7 @@ class _Changes(TypedDict, total=False):
     min_btn: int | Decimal
     gwp_cap: bool
     chunk: int
+    workers: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,9 @@ class RouteSettings:
     - ``min_btn``: lowest BTN whose trade is counted on legs (T-5, T-7), default 6.
     - ``gwp_cap``: T-8 variant, limit a pair's trade to 10 x the smaller GWP.
     - ``chunk``: sources per Dijkstra batch (memory/speed only; never changes a result).
+    - ``workers``: 2 shares the batches with one forked worker process (speed only; never
+      changes a result; ``python -m trade.routes`` asks for it on a machine with two cores).
+      Only for a single-threaded process: a fork copies no other thread, nor what it holds.
     """
 
     classifications: str = "uwp"
@@ -40,6 +44,7 @@ class RouteSettings:
     min_btn: int | Decimal = 6
     gwp_cap: bool = False
     chunk: int = 64
+    workers: int = 1
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -50,6 +55,8 @@ class RouteSettings:
             raise ValueError("min_btn must be a multiple of 0.5")
         if self.chunk < 1:
             raise ValueError("chunk must be at least 1")
+        if self.workers not in (1, 2):
+            raise ValueError("workers must be 1 or 2")
         btn_cap(0, 0, self.btn_cap)
 
     @property
@@ -80,6 +87,10 @@ def _convert(changes: _Changes, key: str, raw: str) -> None:
         if not raw.isdigit():
             raise ValueError(f"chunk must be a positive integer, got {raw!r}")
         changes["chunk"] = int(raw)
+    elif key == "workers":
+        if not raw.isdigit():
+            raise ValueError(f"workers must be 1 or 2, got {raw!r}")
+        changes["workers"] = int(raw)
     elif key == "classifications":
         changes["classifications"] = raw
     elif key == "btn_cap":
