@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 
 from economy.command_selectors import command_choices
 from economy.engine.codec import dump_state
+from economy.engine.focus import focus
 from economy.engine.loyalty import abandoned
 from economy.engine.resolve import resolve, round_rng
 from economy.events import Names, describe, hub_name, in_words, resource_word
@@ -379,10 +380,14 @@ def build_statement(
     )
 
 
-def projected_statement(power: Power) -> Statement:
+def projected_statement(power: Power, *, focused: bool = True) -> Statement:
     """What this power's books and loyalty would be if the round resolved now with its current
     orders — the engine run on a copy; other powers' orders are not used (nor shown). The
-    parsed state is the live round's, cached per process and state version (issue 13)."""
+    parsed state is the live round's, cached per process and state version (issue 13). The
+    engine runs on this power's part of the campaign only (``engine.focus``: what can change
+    its books), which gives exactly the statement the whole campaign gives; ``focused=False``
+    runs the whole campaign (the reference ``tests/web/test_projection_focus.py`` compares
+    with)."""
     rnd = live_round(power.campaign_id)
     orders: list[Any] = []
     if rnd is None:
@@ -394,7 +399,7 @@ def projected_statement(power: Power) -> Statement:
         _, rows = sheet_of(rnd, power)
         orders = [o.payload for o in rows]
     result = resolve(
-        state,
+        focus(state, power.key, orders) if focused else state,
         [(power.key, i, o) for i, o in enumerate(orders)],
         round_rng(state.seed, state.round),
     )
