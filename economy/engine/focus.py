@@ -75,6 +75,19 @@ def named(orders: Iterable[Any]) -> set[str]:
     return set(_strings(list(orders)))
 
 
+def ids_of(state: State) -> set[str]:
+    """Every string of ``state`` that ``focus`` looks for in the orders: hexes, powers and the
+    ids of systems, hubs, groups, statics and craft (an order's other strings change nothing)."""
+    out = set(state.hexes) | {p.id for p in state.powers}
+    out.update(s.id for s in state.systems)
+    out.update(s.hex for s in state.systems)
+    out.update(h.id for h in state.hubs)
+    out.update(g.id for g in state.groups)
+    out.update(s.id for s in state.statics)
+    out.update(c.id for c in state.fleet.craft)
+    return out
+
+
 def focus(state: State, power: str, orders: Iterable[Any] = ()) -> State:
     """``state`` narrowed to what can change ``power``'s books in a round where only it gives
     ``orders`` (raw order dicts); the input is not changed, and the kept objects are shared
