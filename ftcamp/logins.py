@@ -117,10 +117,10 @@ def _token_sql() -> str:
     user_model = get_user_model()
 
     def cols(model: type[Model], alias: str) -> str:
-        return ", ".join(f"{alias}.{q(f.column)}" for f in model._meta.concrete_fields)
+        return ", ".join(f"{alias}.{q(str(f.column))}" for f in model._meta.concrete_fields)
 
-    user_fk = q(Token._meta.get_field("user").column)
-    token_pk, user_pk = q(Token._meta.pk.column), q(user_model._meta.pk.column)
+    user_fk = q(str(Token._meta.get_field("user").column))
+    token_pk, user_pk = q(str(Token._meta.pk.column)), q(str(user_model._meta.pk.column))
     # built from model metadata only; the key is a parameter
     return (
         f"SELECT {cols(Token, 't')}, {cols(user_model, 'u')}"  # noqa: S608

@@ -41,7 +41,9 @@ def _power_played(user_id: int, campaign_id: int, power_key: str | None) -> Powe
     every request of a player (issue 13: the ORM took a millisecond to compile it)."""
     powers, campaigns = _columns(Power), _columns(Campaign)
     with connection.cursor() as cur:
-        params = [campaign_id, user_id] if power_key is None else [campaign_id, user_id, power_key]
+        params: list[int | str] = [campaign_id, user_id]
+        if power_key is not None:
+            params.append(power_key)
         cur.execute(_played_sql(power_key is not None), params)
         row = cur.fetchone()
     if row is None:
@@ -62,7 +64,7 @@ def _played_sql(keyed: bool) -> str:
     q = connection.ops.quote_name
 
     def cols(model: type[Model], alias: str) -> str:
-        return ", ".join(f"{alias}.{q(f.column)}" for f in model._meta.concrete_fields)
+        return ", ".join(f"{alias}.{q(str(f.column))}" for f in model._meta.concrete_fields)
 
     members = Membership._meta
     key = " AND p.key = %s" if keyed else ""

@@ -96,9 +96,9 @@ def focus(state: State, power: str, orders: Iterable[Any] = ()) -> State:
     names = named(orders)
     fleet = state.fleet
     hot: set[str] = {h for h in names if h in state.hexes}
-    for b in state.bubbles:
-        hot.add(b.hq)
-        hot.update(o.hex for o in b.outposts)
+    for bubble in state.bubbles:
+        hot.add(bubble.hq)
+        hot.update(o.hex for o in bubble.outposts)
     systems = {s.id: s for s in state.systems}
     groups = {g.id: g for g in state.groups}
     statics = {s.id: s for s in state.statics}
@@ -150,31 +150,30 @@ def focus(state: State, power: str, orders: Iterable[Any] = ()) -> State:
         for sh in state.shipments:
             if sh.from_hub in keep_hubs or sh.to_hub in keep_hubs:
                 keep_hubs.update(h for h in (sh.from_hub, sh.to_hub) if h is not None)
-        for c in fleet.craft:
+        for one in fleet.craft:
             if (
-                c.group in keep_groups
-                or c.static in keep_statics
-                or c.orbit in keep_craft
-                or c.gantry in keep_craft
-                or c.id in keep_craft
+                one.group in keep_groups
+                or one.static in keep_statics
+                or one.orbit in keep_craft
+                or one.gantry in keep_craft
             ):
-                keep_craft.add(c.id)
-        for b in fleet.builds:
-            if _build_touches(b, linked, keep_craft, hot):
-                keep_craft.update(b.builders)
-                if b.craft is not None:
-                    keep_craft.add(b.craft)
+                keep_craft.add(one.id)
+        for work in fleet.builds:
+            if _build_touches(work, linked, keep_craft, hot):
+                keep_craft.update(work.builders)
+                if work.craft is not None:
+                    keep_craft.add(work.craft)
         for cid in list(keep_craft):
-            c = craft.get(cid)
-            if c is None:
+            kept = craft.get(cid)
+            if kept is None:
                 continue
-            for ref in (c.orbit, c.gantry):
+            for ref in (kept.orbit, kept.gantry):
                 if ref is not None:
                     keep_craft.add(ref)
-            if c.group is not None:
-                keep_groups.add(c.group)
-            if c.static is not None:
-                keep_statics.add(c.static)
+            if kept.group is not None:
+                keep_groups.add(kept.group)
+            if kept.static is not None:
+                keep_statics.add(kept.static)
         after = (
             len(hot),
             len(keep_groups),
