@@ -20,7 +20,12 @@ case, the demo and generated campaigns, for every power). What is kept:
   statics there with their craft (R-3.4 Maintain Orbit, R-7.4 supply at the hex), invasions of
   kept systems (R-4.3), and any hub with a member there, with all its members (R-4.6: what
   a captor takes from a pool depends on every member's output) — to a fixed point, since a
-  kept hub's members make their hexes hot in turn.
+  kept hub's members make their hexes hot in turn;
+- R-4.6, where a linked power's hub member may be lost this round (not held with more LR than
+  Resource §1 can take): for each power that may capture it, its hubs by nearness up to the
+  first whose centre it surely keeps, else its held (or claimable) systems by nearness up to
+  the first it surely keeps;
+- R-8.4: the Homeworld and Primary systems of a power the orders name (a mission's quota).
 
 Nothing in the engine reads a far system of an unlinked power when only ``power`` orders: its
 loyalty, production and upkeep write its holder's books alone, and the round's one random
@@ -33,6 +38,7 @@ import dataclasses
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from .rules import hex_distance
 from .state import Build, Craft, Group, Hub, Invasion, Shipment, State, Static, System
 
 
@@ -116,10 +122,12 @@ def focus(state: State, power: str, orders: Iterable[Any] = ()) -> State:
     )
     # R-4.6: a lost member's share goes to its captor's nearest active hub, else its nearest
     # held system: every power that could capture a member of a linked power's hub
-    captors = _captors(state, [h for h in state.hubs if h.power in linked], power, names)
-    captors -= linked
-    keep_hubs.update(h.id for h in state.hubs if h.power in captors)
-    keep_systems.update(s.id for s in state.systems if s.holder in captors)
+    at_risk = _captors(state, [h for h in state.hubs if h.power in linked], power, names)
+    for captor, hexes in at_risk.items():
+        if captor not in linked:
+            hubs_kept, systems_kept = _destinations(state, captor, hexes, power, names)
+            keep_hubs.update(hubs_kept)
+            keep_systems.update(systems_kept)
     for inv in state.invasions:
         if inv.power in linked:
             keep_systems.add(inv.system)
@@ -214,17 +222,15 @@ def focus(state: State, power: str, orders: Iterable[Any] = ()) -> State:
     )
 
 
-def _captors(state: State, hubs: list[Hub], power: str, names: set[str]) -> set[str]:
-    """Who may capture a member of these hubs this round (``hubs._captor``, R-4.6): at each
-    member that may be lost, its holder, its invaders and every power with a group there (or
-    a static, off the systems)."""
+def _captors(state: State, hubs: list[Hub], power: str, names: set[str]) -> dict[str, set[str]]:
+    """Who may capture a member of these hubs this round (``hubs._captor``, R-4.6), with the
+    members each may capture: at each member that may be lost, its holder, its invaders and
+    every power with a group there (or a static, off the systems)."""
     systems_at = {s.hex: s for s in state.systems}
-    groups_at: dict[str, set[str]] = {}
-    for g in state.groups:
-        groups_at.setdefault(g.hex, set()).add(g.power)
+    groups_at = _powers_by_hex(state)
     invaded = {i.system for i in state.invasions}
-    unsettled = bool(state.fleet.battles or state.command.missions)
-    out: set[str] = set()
+    unsettled = _unsettled(state)
+    out: dict[str, set[str]] = {}
     for hub in hubs:
         for hx in hub.members():
             system = systems_at.get(hx)
@@ -236,12 +242,74 @@ def _captors(state: State, hubs: list[Hub], power: str, names: set[str]) -> set[
                 )
             ):
                 continue
+            who = set(groups_at.get(hx, ()))
             if system is not None and system.holder is not None:
-                out.add(system.holder)
-            out.update(groups_at.get(hx, ()))
-            out.update(i.power for i in state.invasions if system and i.system == system.id)
-            out.update(s.power for s in state.statics if s.hex == hx)
+                who.add(system.holder)
+            who.update(i.power for i in state.invasions if system and i.system == system.id)
+            who.update(s.power for s in state.statics if s.hex == hx)
+            for captor in who:
+                out.setdefault(captor, set()).add(hx)
     return out
+
+
+def _powers_by_hex(state: State) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for g in state.groups:
+        out.setdefault(g.hex, set()).add(g.power)
+    return out
+
+
+def _unsettled(state: State) -> bool:
+    """Whether something before Resource §2.0 may change holders beyond what Resource §1 does:
+    a confirmed battle record (R-10.6) or a diplomatic mission's outcome (R-8.4a)."""
+    return bool(state.fleet.battles or state.command.missions)
+
+
+def _destinations(
+    state: State, captor: str, hexes: set[str], power: str, names: set[str]
+) -> tuple[set[str], set[str]]:
+    """The hubs and systems ``hubs._destination`` may choose for a share ``captor`` takes at
+    one of ``hexes`` (R-4.6: its active hub with the nearest centre, else its nearest held
+    system): for each hex, in that order of nearness, every candidate up to the first one
+    certain to qualify (a centre or system the captor holds with more LR than Resource §1 can
+    take), and no system at all once a hub is certain. Systems the captor may claim in
+    Resource §1 (neutral, with its group there) are candidates too."""
+    groups_at = _powers_by_hex(state)
+    invaded = {i.system for i in state.invasions}
+    unsettled = _unsettled(state)
+    systems_at = {s.hex: s for s in state.systems}
+
+    def certain(system: System | None) -> bool:
+        return (
+            system is not None
+            and not unsettled
+            and _kept_this_round(
+                system, captor, groups_at.get(system.hex, set()), invaded, power, names
+            )
+        )
+
+    mine = [h for h in state.hubs if h.power == captor]
+    held = [
+        s
+        for s in state.systems
+        if s.holder == captor or (s.holder is None and captor in groups_at.get(s.hex, ()))
+    ]
+    hubs: set[str] = set()
+    systems: set[str] = set()
+    for hx in hexes:
+        sure_hub = False
+        for hub in sorted(mine, key=lambda h: (hex_distance(h.centre, hx), h.id)):
+            hubs.add(hub.id)
+            if certain(systems_at.get(hub.centre)):
+                sure_hub = True
+                break
+        if sure_hub:
+            continue
+        for system in sorted(held, key=lambda s: (hex_distance(s.hex, hx), s.id)):
+            systems.add(system.id)
+            if certain(system):
+                break
+    return hubs, systems
 
 
 def _kept_this_round(

@@ -73,3 +73,70 @@ def test_a_member_resource_1_can_just_take_is_capturable() -> None:
     whole = resolve(case.state, [])
     assert any(e.kind == "hub.node_lost" and e.data["captor"] == "vargr" for e in whole.events)
     assert differences(case.state, []) == []
+
+
+def _capture_case() -> dict[str, Any]:
+    """Case 054: vargr's group on Maintain Orbit takes terra's hub member at 0103 (LR 1)."""
+    raw: dict[str, Any] = json.loads(
+        (CASES[0].parent / "054-r-4-6-capture-without-hub.json").read_text()
+    )
+    return raw
+
+
+def _system(sid: str, hx: str, holder: str | None, lr: int) -> dict[str, Any]:
+    return {
+        "id": sid,
+        "name": sid.upper(),
+        "hex": hx,
+        "type": "basic",
+        "holder": holder,
+        "loyalty": lr,
+        "rates": {"ore": 0, "gal": 0, "bio": 0, "pl": 0},
+        "stock": {"ore": 0, "bio": 0, "pl": 0},
+        "project": None,
+        "free_ep": 0,
+    }
+
+
+def _destination_of_the_share(raw: dict[str, Any]) -> str:
+    case = load_case({**raw, "orders": {}})
+    assert differences(case.state, []) == []
+    lost = [e for e in resolve(case.state, []).events if e.kind == "hub.node_lost"]
+    return str(lost[0].data["where"])
+
+
+def test_the_captors_nearest_hub_may_lose_its_centre() -> None:
+    """R-4.6: the captor's nearest hub loses its centre in Resource §1 (LR 1, abandoned), so
+    the share goes to its next hub: both are in the part."""
+    raw = _capture_case()
+    state = raw["state"]
+    state["statics"] = [s for s in state["statics"] if s["id"] != "s3"]  # vargr leaves 0104
+    for s in state["systems"]:
+        if s["id"] == "d":
+            s["loyalty"] = 1
+    state["hubs"] += [
+        {
+            "id": h,
+            "power": "vargr",
+            "centre": c,
+            "nodes": [],
+            "links": [],
+            "guild": False,
+            "pool": {"ore": 0, "bio": 0, "pl": 0},
+        }
+        for h, c in (("near", "0104"), ("far", "0110"))
+    ]
+    assert "far" in _destination_of_the_share(raw)
+
+
+def test_the_captor_may_claim_its_nearest_system_in_resource_1() -> None:
+    """R-3.4c then R-4.6: a neutral system next to the lost member, claimed by the captor's
+    group on Maintain Orbit in Resource §1, is its nearest held system by Resource §2.0."""
+    raw = _capture_case()
+    state = raw["state"]
+    state["systems"] = [s for s in state["systems"] if s["id"] != "d"]
+    state["statics"] = [s for s in state["statics"] if s["id"] != "s3"]
+    state["systems"].append(_system("n", "0104", None, 0))
+    orbit = next(g for g in state["groups"] if g["id"] == "g1")
+    state["groups"].append({**orbit, "id": "g2", "hex": "0104"})
+    assert _destination_of_the_share(raw) == "system:n"
