@@ -4,6 +4,7 @@ nothing written), 409 once resolution has started, and an OpenAPI schema (issue 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -190,10 +191,11 @@ def test_an_edit_takes_a_submitted_sheet_back_to_draft_and_a_refusal_does_not(
         )
 
     assert post(api, "orders/", order).status_code == 201
-    for write in (
+    writes: list[Callable[[], TestResponse]] = [
         lambda: post(api, "orders/", order),
         lambda: put(0, {**order, "gal": 4}),
-    ):
+    ]
+    for write in writes:
         assert post(api, "sheet/submit/", {}).status_code == 200
         assert sheet_status() == "submitted"
         assert write().status_code in (200, 201)
