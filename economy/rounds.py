@@ -42,7 +42,8 @@ def lock_open_round(campaign_id: int, *, expected: int | None = None) -> Round:
 @cache
 def _lock_sql() -> str:
     """``Round.objects.select_for_update().filter(campaign, open).first()``, its text built
-    once: every write a player makes runs it (issue 13)."""
+    once: every write a player makes runs it (issue 13). A campaign has at most one open round
+    (the ``round_one_live_per_campaign`` constraint), so the order does not choose."""
     q = connection.ops.quote_name
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     return (

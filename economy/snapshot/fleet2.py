@@ -238,7 +238,7 @@ def _any_pact_sql() -> str:
 def pact_fleet(cid: int) -> Fleet:
     """What the entry rules need to know of the pacts and captured craft
     (``validate.after_pacts``): the pacts, and the craft they touch with their design's
-    mobility, carrier, orbit and captured flag (8 queries). Without a battle record only the
+    mobility, carrier, orbit and captured flag (9 queries). Without a battle record only the
     captured craft and those of lent groups matter, so an order's check does not read the
     whole fleet. A campaign with none of them (the usual case) costs one query."""
     if not _any_pact(cid):
