@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import QuerySet
 
 from economy.command_selectors import command_choices
 from economy.engine.codec import dump_state
+from economy.engine.focus import focus, ids_of, named
 from economy.engine.loyalty import abandoned
 from economy.engine.resolve import resolve, round_rng
+from economy.engine.state import State
 from economy.events import Names, describe, hub_name, in_words, resource_word
 from economy.fleet_selectors import fleet_choices, sheet_payloads, shown
 from economy.guide import step_of
@@ -396,22 +398,59 @@ def build_statement(
     )
 
 
-def projected_statement(power: Power) -> Statement:
+def projected_statement(power: Power, *, focused: bool = True) -> Statement:
     """What this power's books and loyalty would be if the round resolved now with its current
     orders — the engine run on a copy; other powers' orders are not used (nor shown). The
-    parsed state is the live round's, cached per process and state version (issue 13)."""
+    parsed state is the live round's, cached per process and state version (issue 13). The
+    engine runs on this power's part of the campaign only (``engine.focus``: what can change
+    its books), which gives exactly the statement the whole campaign gives; ``focused=False``
+    runs the whole campaign (the reference ``tests/web/test_projection_focus.py`` compares
+    with)."""
     rnd = live_round(power.campaign_id)
-    orders: list[Any] = []
+    powers = power_names(power.campaign_id)
     if rnd is None:
         state = load_state(power.campaign)
         start = dump_state(state)
-    else:
-        cached = round_state(power.campaign, rnd)
-        state, start = cached.state, cached.start
-        _, rows = sheet_of(rnd, power)
-        orders = [o.payload for o in rows]
+        names = Names.of_state(start, powers, hub_names(power))
+        return _projection(power, state, start, [], state, names)
+    cached = round_state(power.campaign, rnd)
+    state, start = cached.state, cached.start
+    _, rows = sheet_of(rnd, power)
+    orders = [o.payload for o in rows]
+    base = cached.remember(("names", tuple(sorted(powers.items()))), lambda: _names(start, powers))
+    names = replace(base, hubs=base.hubs | _hub_names(start, powers, hub_names(power)))
+    if not focused:
+        return _projection(power, state, start, orders, state, names)
+    # the part is the same for every sheet naming the same things of the campaign
+    universe = cached.remember("ids", lambda: ids_of(state))
+    said = frozenset(named(orders) & universe)
+    part = cached.remember(("part", power.key, said), lambda: focus(state, power.key, said))
+    return _projection(power, state, start, orders, part, names)
+
+
+def _names(start: dict[str, Any], powers: dict[str, str]) -> Names:
+    return Names.of_state(start, powers)
+
+
+def _hub_names(
+    start: dict[str, Any], powers: dict[str, str], hubs: dict[str, str]
+) -> dict[str, str]:
+    """The hubs' names as ``Names.of_state`` makes them from the names their power gave."""
+    keys = set(powers) | {p["id"] for p in start["powers"]}
+    return {k: hub_name(k, n, keys) for k, n in hubs.items()}
+
+
+def _projection(
+    power: Power,
+    state: State,
+    start: dict[str, Any],
+    orders: list[Any],
+    part: State,
+    names: Names,
+) -> Statement:
+    """The engine on ``part`` (of ``state``) with the power's ``orders``; its statement."""
     result = resolve(
-        state,
+        part,
         [(power.key, i, o) for i, o in enumerate(orders)],
         round_rng(state.seed, state.round),
     )
@@ -430,7 +469,7 @@ def projected_statement(power: Power) -> Statement:
         [r.as_json() for r in result.rejected if r.power == power.key],
         # this power's only (public ones come at resolution): no words for the others'
         [e.as_json() for e in result.events if not e.public and power.key in e.powers],
-        Names.of_state(start, power_names(power.campaign_id), hub_names(power)),
+        names,
     )
 
 

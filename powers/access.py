@@ -4,15 +4,17 @@ that existence does not leak)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
+from functools import cache, wraps
 from typing import Any, TypeVar
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import connection
+from django.db.models import Model
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 
-from powers.models import Power
+from powers.models import Campaign, Membership, Power
 
 R = TypeVar("R", bound=HttpResponseBase)
 
@@ -27,25 +29,61 @@ def access_power_for_user(*, user: User | AnonymousUser, campaign_id: int, power
     """The power ``power_key`` of campaign ``campaign_id`` if ``user`` plays it, else 404."""
     if not user.is_authenticated:
         raise Http404("No such power.")
-    power = (
-        Power.objects.select_related("campaign")
-        .filter(campaign_id=campaign_id, key=power_key, memberships__user=user)
-        .first()
-    )
+    power = _power_played(user.pk, campaign_id, power_key)
     if power is None:
         raise Http404("No such power.")
     return power
+
+
+def _power_played(user_id: int, campaign_id: int, power_key: str | None) -> Power | None:
+    """``Power.objects.select_related("campaign").filter(campaign_id=..., [key=...,]
+    memberships__user=...).first()`` in one query whose text is built once: the gate runs on
+    every request of a player (issue 13: the ORM took a millisecond to compile it)."""
+    powers, campaigns = _columns(Power), _columns(Campaign)
+    with connection.cursor() as cur:
+        params: list[int | str] = [campaign_id, user_id]
+        if power_key is not None:
+            params.append(power_key)
+        cur.execute(_played_sql(power_key is not None), params)
+        row = cur.fetchone()
+    if row is None:
+        return None
+    db = connection.alias
+    power = Power.from_db(db, powers, row[: len(powers)])
+    campaign = Campaign.from_db(db, campaigns, row[len(powers) :])
+    Power.campaign.field.set_cached_value(power, campaign)
+    return power
+
+
+def _columns(model: type[Model]) -> list[str]:
+    return [f.attname for f in model._meta.concrete_fields]
+
+
+@cache
+def _played_sql(keyed: bool) -> str:
+    q = connection.ops.quote_name
+
+    def cols(model: type[Model], alias: str) -> str:
+        return ", ".join(f"{alias}.{q(str(f.column))}" for f in model._meta.concrete_fields)
+
+    members = Membership._meta
+    key = " AND p.key = %s" if keyed else ""
+    # built from model metadata only; the ids and key are parameters
+    return (
+        f"SELECT {cols(Power, 'p')}, {cols(Campaign, 'c')}"  # noqa: S608
+        f" FROM {q(Power._meta.db_table)} p"
+        f" JOIN {q(Campaign._meta.db_table)} c ON c.id = p.campaign_id"
+        f" JOIN {q(members.db_table)} m ON m.power_id = p.id"
+        f" WHERE p.campaign_id = %s AND m.user_id = %s{key}"
+        f" ORDER BY c.name, p.key LIMIT 1"
+    )
 
 
 def power_of_user_in_campaign(*, user: User | AnonymousUser, campaign_id: int) -> Power:
     """The power ``user`` plays in the campaign, else 404."""
     if not user.is_authenticated:
         raise Http404("No such campaign.")
-    power = (
-        Power.objects.select_related("campaign")
-        .filter(campaign_id=campaign_id, memberships__user=user)
-        .first()
-    )
+    power = _power_played(user.pk, campaign_id, None)
     if power is None:
         raise Http404("No such campaign.")
     return power

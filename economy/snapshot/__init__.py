@@ -10,10 +10,11 @@ side, per object) and once in the codec.
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, TypeVar
 
@@ -100,6 +101,7 @@ from trade.models import (
 RES3 = ("ore", "bio", "pl")
 RATES = ("ore", "gal", "bio", "pl")
 M = TypeVar("M", bound=models.Model)
+T = TypeVar("T")
 
 
 def _xy(code: str) -> tuple[int, int]:
@@ -198,6 +200,26 @@ class RoundState:
 
     state: State
     start: dict[str, Any]
+    # what the requests derive from it, by key (a power's part of it, the names): as the state
+    # itself, never mutated once stored; ``remember`` keeps the newest MEMO of them
+    memo: OrderedDict[Any, Any] = field(default_factory=OrderedDict)
+
+    def remember(self, key: Any, make: Callable[[], T]) -> T:
+        """``make()``, computed once per key while the state is cached."""
+        with _round_states_lock:
+            if key in self.memo:
+                self.memo.move_to_end(key)
+                found: T = self.memo[key]
+                return found
+        value = make()
+        with _round_states_lock:
+            self.memo[key] = value
+            while len(self.memo) > MEMO:
+                self.memo.popitem(last=False)
+        return value
+
+
+MEMO = 64  # per cached state: a part and names for each power, with room to spare
 
 
 ROUND_STATES = 2  # entries kept per process: the live rounds of the campaigns in play
@@ -223,6 +245,11 @@ def round_state(campaign: Campaign, rnd: Round) -> RoundState:
             return hit
     state = load_state(campaign)
     out = RoundState(state, dump_state(state))
+    # Out of the garbage collector's sight from now on: at 5,000 systems the parsed state is
+    # millions of objects, and each full collection walked them all, ~0.1 s at a time, on any
+    # later request of the process (issue 13). Its objects hold no reference cycles; they are
+    # freed by reference counting when the entry is dropped.
+    gc.freeze()
     with _round_states_lock:
         _round_states[key] = out
         while len(_round_states) > ROUND_STATES:

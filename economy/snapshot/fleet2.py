@@ -6,9 +6,11 @@ only. Loaded in five queries, whatever the campaign's size."""
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import cache
 from typing import Any
 
-from django.db.models import Q
+from django.db import connection
+from django.db.models import Model, Q
 
 from economy.engine.pacts import Battle, Loan, Transfer
 from economy.engine.pacts import BattleCraft as BattleCraftState
@@ -198,12 +200,49 @@ def _save_battles(campaign: Campaign, fleet: Fleet, pid: dict[str, int], round_n
     )
 
 
+def _any_pact(cid: int) -> bool:
+    """Whether the campaign has anything ``pact_fleet`` would read: a confirmed battle
+    record, an accepted loan or transfer, or a captured craft (one query, its text built
+    once: it runs before every fleet order's entry check)."""
+    with connection.cursor() as cur:
+        cur.execute(
+            _any_pact_sql(),
+            {
+                "campaign": cid,
+                "confirmed": BattleRecord.Status.CONFIRMED.value,
+                "accepted": PactStatus.ACCEPTED.value,
+            },
+        )
+        return cur.fetchone() is not None
+
+
+@cache
+def _any_pact_sql() -> str:
+    q = connection.ops.quote_name
+
+    def some(model: type[Model], where: str) -> str:
+        table = q(model._meta.db_table)
+        return f"SELECT 1 FROM {table} WHERE campaign_id = %(campaign)s AND {where}"  # noqa: S608
+
+    return " UNION ALL ".join(
+        f"({some(model, where)} LIMIT 1)"
+        for model, where in (
+            (BattleRecord, "status = %(confirmed)s"),
+            (LoanRow, "status = %(accepted)s"),
+            (TransferRow, "status = %(accepted)s"),
+            (Craft, "captured"),
+        )
+    )
+
+
 def pact_fleet(cid: int) -> Fleet:
     """What the entry rules need to know of the pacts and captured craft
     (``validate.after_pacts``): the pacts, and the craft they touch with their design's
-    mobility, carrier, orbit and captured flag (8 queries). Without a battle record only the
+    mobility, carrier, orbit and captured flag (9 queries). Without a battle record only the
     captured craft and those of lent groups matter, so an order's check does not read the
-    whole fleet."""
+    whole fleet. A campaign with none of them (the usual case) costs one query."""
+    if not _any_pact(cid):
+        return Fleet([], [])  # validate.after_pacts changes nothing then
     power_key = dict(Power.objects.filter(campaign_id=cid).values_list("id", "key"))
     battles, loans, transfers = load_pacts(cid, power_key)
     rows = Craft.objects.filter(campaign_id=cid)

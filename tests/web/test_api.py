@@ -4,6 +4,7 @@ nothing written), 409 once resolution has started, and an OpenAPI schema (issue 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -170,3 +171,38 @@ def test_admin_controls_are_audited(admin_client: Client) -> None:
     assert {"paused", "unpaused", "deadline_extended", "resolution_finished", "rolled_back"} <= (
         actions
     )
+
+
+def test_an_edit_takes_a_submitted_sheet_back_to_draft_and_a_refusal_does_not(
+    api: ApiClient,
+) -> None:
+    """The player submits what they see: adding or replacing an order takes a submitted sheet
+    back to draft; a refused write (400, 404) leaves it as it was (issue 13: the sheet is
+    touched in the same statement that counts its orders, and rolled back with a refusal)."""
+    order = {"type": "research_project", "gal": 2}
+
+    def sheet_status() -> str:
+        status: str = api.get(api.base + "sheet/").json()["sheet_status"]
+        return status
+
+    def put(position: int, body: object) -> TestResponse:
+        return api.put(
+            f"{api.base}orders/{position}/", json.dumps(body), content_type="application/json"
+        )
+
+    assert post(api, "orders/", order).status_code == 201
+    writes: list[Callable[[], TestResponse]] = [
+        lambda: post(api, "orders/", order),
+        lambda: put(0, {**order, "gal": 4}),
+    ]
+    for write in writes:
+        assert post(api, "sheet/submit/", {}).status_code == 200
+        assert sheet_status() == "submitted"
+        assert write().status_code in (200, 201)
+        assert sheet_status() == "draft"
+    assert post(api, "sheet/submit/", {}).status_code == 200
+    assert post(api, "orders/", {"type": "research_project", "gal": -2}).status_code == 400
+    assert put(0, {"type": "research_project", "gal": -2}).status_code == 400
+    assert put(9, order).status_code == 404
+    assert sheet_status() == "submitted"
+    assert [o["payload"]["gal"] for o in api.get(api.base + "orders/").json()] == [4, 2]
