@@ -714,16 +714,40 @@ def check_order(catalog: Catalog, power: str, raw: Any) -> list[str]:
     return errors
 
 
+def created_id(raw: Any) -> str | None:
+    """The new id an order creates (its ``id`` field checked by ``_new_id``), or ``None``."""
+    if not isinstance(raw, dict):
+        return None
+    spec = FIELDS.get(str(raw.get("type")))
+    new = raw.get("id")
+    if spec is None or spec.get("id", (None,))[0] is not _new_id or not isinstance(new, str):
+        return None
+    return new
+
+
 def check_orders(
     state: State, sheets: Iterable[tuple[str, int, Any]]
 ) -> tuple[list[Order], list[tuple[str, int, str]]]:
-    """Split (power, index, raw order) into accepted ``Order``s and (power, index, error)."""
+    """Split (power, index, raw order) into accepted ``Order``s and (power, index, error).
+
+    Contracts §1: ids are unique across the state, so two orders of a round creating the same
+    id (a hub and a design, say) cannot both stand: the first by (power, index) keeps it."""
     sheets = list(sheets)
     catalog = Catalog.of(state, sheets)
+    checked = [
+        (power, index, raw, check_order(catalog, power, raw)) for power, index, raw in sheets
+    ]
+    claims: dict[str, tuple[str, int]] = {}
+    for power, index, raw, errors in sorted(checked, key=lambda c: (c[0], c[1])):
+        new = created_id(raw)
+        if new is not None and not errors:
+            claims.setdefault(new, (power, index))
     accepted: list[Order] = []
     refused: list[tuple[str, int, str]] = []
-    for power, index, raw in sheets:
-        errors = check_order(catalog, power, raw)
+    for power, index, raw, errors in checked:
+        new = created_id(raw)
+        if not errors and new is not None and claims[new] != (power, index):
+            errors = [f"id: id {new!r} is already used"]
         if errors:
             refused.append((power, index, "; ".join(errors)))
             continue
