@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import io
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from pathlib import Path
 
@@ -25,9 +26,8 @@ from economy.guide import STEP_OF, anchor, step_of
 from economy.models import Round
 from economy.orderforms import ORDER_TYPES, SENTENCES, summary
 from powers.models import Campaign, Craft, FleetGroup, Membership, Power, StarSystem
-from tests.demo_rounds import play_demo_rounds
+from tests.demo_rounds import ORDERS, Orders, play_rounds
 from tests.web.factories import World, make_user
-from tests.web.test_sector_import import tab_row, write_tab
 from trade import services as trade_services
 from trade.chart import market_chart
 from trade.models import Vote
@@ -35,17 +35,28 @@ from trade.models import Vote
 pytestmark = pytest.mark.django_db
 
 POWERS = ("nac", "esu", "nsl", "fse")
-SECTOR_WORLDS = [("1910", "Ceti"), ("1911", "Vega"), ("1810", "Rigel"), ("2011", "Deneb")]
-# what must never show where a name belongs: a stored key (<power>-<id>), a system key, a round
-# step's name, a field key, an exception's class name
-RAW = [
-    re.compile(r"\b(?:" + "|".join(POWERS) + r")-[a-z0-9]"),
-    re.compile(r"\b(?:" + "|".join(s[0] for s in SYSTEMS) + r")\b"),
-    re.compile(r"\b(?:resource|support|fleet)\.\d"),
-    re.compile(r"\b[a-z]+_[a-z_]+\b"),
-    re.compile(r"\b[A-Z]\w*(?:Error|Exception|DoesNotExist)\b"),
-    re.compile(r"\b(?:agreement|motion)\.\d|\br\d+-[a-z]"),  # generated keys
-]
+# an imported sector: the Spinward Marches, read where it is kept, never copied (as
+# tests/routes/test_spinward.py); each power's homeworld and the hex its group orbits
+MARCHES = Path(__file__).resolve().parents[2].parent / "shared/data/sectors/Spinward Marches.tab"
+MARCHES_POWERS = ["imp", "zho"]  # keys an organiser would choose
+MARCHES_HOMES = [("1910", "1909"), ("1705", "1706")]
+MARCHES_NAMES = ["Regina (1910)", "Efate (1705)"]
+
+
+def raw_keys(powers: Iterable[str], systems: Iterable[str]) -> list[re.Pattern[str]]:
+    """What must never show where a name belongs: a stored key (``<power>-<id>``), a system
+    key, a round step's name, a field key, an exception's class name, a generated key."""
+    return [
+        re.compile(r"\b(?:" + "|".join(map(re.escape, powers)) + r")-[a-z0-9]"),
+        re.compile(r"\b(?:" + "|".join(map(re.escape, systems)) + r")\b"),
+        re.compile(r"\b(?:resource|support|fleet)\.\d"),
+        re.compile(r"\b[a-z]+_[a-z_]+\b"),
+        re.compile(r"\b[A-Z]\w*(?:Error|Exception|DoesNotExist)\b"),
+        re.compile(r"\b(?:agreement|motion)\.\d|\br\d+-[a-z]"),
+    ]
+
+
+RAW = raw_keys(POWERS, [s[0] for s in SYSTEMS])
 
 
 def visible(body: str) -> str:
@@ -55,14 +66,25 @@ def visible(body: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", " ", body))
 
 
-def crawl(client: Client, start: str) -> dict[str, str]:
+def nav_links(body: str) -> list[str]:
+    """The pages a power's tabs (``nav.tabs``) link to, downloads and in-page anchors aside:
+    a page added to the tabs is crawled and checked without naming it here."""
+    found = re.search(r'(?s)<nav class="tabs">(.*?)</nav>', body)
+    assert found is not None, "no tabs"
+    hrefs = [html.unescape(h) for h in re.findall(r'href="([^"#]+)', found.group(1))]
+    return [h for h in hrefs if not re.search(r"\.(csv|json|svg)$", h)]
+
+
+def crawl(client: Client, start: str, hexes: set[str] | None = None) -> dict[str, str]:
     """Every page under /campaigns/ (and the guide) a player reaches by links from ``start``,
-    the maps' hex pages included, downloads aside; url -> body."""
+    the maps' hex pages included (only those of ``hexes`` when given: a whole sector's map
+    links hundreds), downloads aside; url -> body."""
     seen: dict[str, str] = {}
     todo = [start]
     while todo:
         url = todo.pop()
-        if url in seen:
+        hx = re.search(r"/hex/(\d{4})/", url)
+        if url in seen or (hx and hexes is not None and hx.group(1) not in hexes):
             continue
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
@@ -165,7 +187,7 @@ def test_a_rate_motion_is_closed_outside_report_rounds(client: Client, world: Wo
 def demo() -> Campaign:
     call_command("seed_demo", stdout=io.StringIO())
     campaign = Campaign.objects.get(name=DEMO_NAME)
-    play_demo_rounds(campaign.pk, 2)
+    play_rounds(Client(), campaign.pk, ORDERS)
     # an agreement waiting for an answer and a motion before the committee
     esu = Power.objects.get(campaign=campaign, key="esu")
     terms = trade_services.Terms("0505", 5, "ore", 10, "bio", 5)
@@ -177,22 +199,28 @@ def demo() -> Campaign:
     return campaign
 
 
-@pytest.mark.parametrize("username", POWERS)
-def test_every_player_page_reads_in_names(client: Client, demo: Campaign, username: str) -> None:
-    client.force_login(get_user_model().objects.get(username=username))
-    pages = crawl(client, reverse("my-campaigns"))
-    power = Power.objects.get(campaign=demo, key=username)
-    for name in ("orders", "fleet", "agreements", "dashboard"):
-        assert reverse(name, args=[demo.pk, username]) in pages
-    assert reverse("report", args=[demo.pk, username, 2]) in pages
-    assert reverse("rules") in pages
-    for url, body in pages.items():
-        assert "docs/" not in body, url
-        text = visible(body)
-        for raw in RAW:
-            found = raw.search(text)
-            assert found is None, (url, found.group(0) if found else "", username)
-    assert power.name in pages[reverse("dashboard", args=[demo.pk, username])]
+def test_every_player_page_reads_in_names(client: Client, demo: Campaign) -> None:
+    """As each player of the demo after two rounds played through the pages: every page
+    reached by links from "my campaigns", each tab of the power's pages among them."""
+    for username in POWERS:
+        client.force_login(get_user_model().objects.get(username=username))
+        pages = crawl(client, reverse("my-campaigns"))
+        power = Power.objects.get(campaign=demo, key=username)
+        dashboard = reverse("dashboard", args=[demo.pk, username])
+        tabs = nav_links(pages[dashboard]) + nav_links(
+            pages[reverse("fleet", args=[demo.pk, username])]
+        )
+        assert reverse("battles", args=[demo.pk, username]) in tabs
+        assert set(tabs) <= set(pages), username
+        assert reverse("report", args=[demo.pk, username, 2]) in pages
+        assert reverse("rules") in pages
+        for url, body in pages.items():
+            assert "docs/" not in body, url
+            text = visible(body)
+            for raw in RAW:
+                found = raw.search(text)
+                assert found is None, (url, found.group(0) if found else "", username)
+        assert power.name in pages[dashboard]
 
 
 def test_statements_name_places_steps_and_events(client: Client, demo: Campaign) -> None:
@@ -213,47 +241,46 @@ def test_statements_name_places_steps_and_events(client: Client, demo: Campaign)
     assert any(line["where"] == "hub:nac-core" for _, lines in statement.steps for line in lines)
 
 
-def test_an_imported_sector_reads_in_names(client: Client, tmp_path: Path) -> None:
-    """Systems of an imported sector are keyed ``<sector>-<hex>``: pages show their names."""
-    rows = [tab_row(code, name, "B788899-C") for code, name in SECTOR_WORLDS]
-    import_sectors(campaign_name="Imported", files=[write_tab(tmp_path, "Spin", rows)])
+def test_an_imported_sector_reads_in_names(client: Client) -> None:
+    """The Spinward Marches imported as organisers do (its systems keyed ``spin-<hex>``), two
+    powers playing two rounds through their sheets: every page each player reaches reads in
+    names."""
+    import_sectors(campaign_name="Imported", files=[MARCHES])
     campaign = Campaign.objects.get(name="Imported")
-    users = [make_user(f"imp{i}") for i in range(2)]
-    for i, user in enumerate(users):
-        power = Power.objects.create(campaign=campaign, key=f"p{i}", name=f"Power {i}", gal=50)
-        Membership.objects.create(campaign=campaign, user=user, power=power)
-        home = StarSystem.objects.get(campaign=campaign, key=f"spin-{SECTOR_WORLDS[i][0]}")
-        home.holder, home.loyalty, home.system_type = power, 20, "homeworld"
-        home.save()
-        col, row = int(SECTOR_WORLDS[2 + i][0][:2]), int(SECTOR_WORLDS[2 + i][0][2:])
+    orders: Orders = {}
+    for key, (home, post) in zip(MARCHES_POWERS, MARCHES_HOMES, strict=True):
+        power = Power.objects.create(campaign=campaign, key=key, name=key.title(), gal=50)
+        Membership.objects.create(campaign=campaign, user=make_user(key), power=power)
+        system = StarSystem.objects.get(campaign=campaign, key=f"spin-{home}")
+        system.holder, system.loyalty, system.system_type = power, 20, "homeworld"
+        system.save()
+        col, row = int(post[:2]), int(post[2:])
         FleetGroup.objects.create(
-            campaign=campaign, key=f"p{i}-g", power=power, col=col, row=row, troops=50
+            campaign=campaign, key=f"{key}-g", power=power, col=col, row=row, troops=50
         )
-    for number in (1, 2):
-        for i, power in enumerate(Power.objects.filter(campaign=campaign).order_by("key")):
-            hx = SECTOR_WORLDS[2 + i][0]
-            orders = [
-                {"type": "declare_group", "group": f"p{i}-g", "hex": hx, "order": "maintain_orbit"},
-                {"type": "conscript", "system": f"spin-{SECTOR_WORLDS[i][0]}", "loyalty": 1},
-            ]
-            for payload in orders if number == 1 else orders[1:]:
-                services.add_order(power=power, payload=payload, actor="t")
-            services.submit_sheet(power=power, actor="t")
-        rnd = Round.objects.get(campaign=campaign, number=number)
-        if rnd.status != "resolved":
-            services.resolve_round(round_id=rnd.pk)
-    raw = re.compile(r"\bspin-\d{4}\b|\bp[01]-g\b")
-    for user in users:
-        client.force_login(user)
-        pages = crawl(client, reverse("my-campaigns"))
-        assert any(url.endswith("/rounds/2/") for url in pages)
+        declare = {"type": "declare_group", "group": f"{key}-g", "hex": post}
+        conscript = {"type": "conscript", "system": f"spin-{home}", "loyalty": 1}
+        orders[key] = ([{**declare, "order": "maintain_orbit"}, conscript], [conscript])
+    play_rounds(client, campaign.pk, orders)
+    keys = StarSystem.objects.filter(campaign=campaign).values_list("key", flat=True)
+    raw = raw_keys(MARCHES_POWERS, keys)
+    hexes = {h for pair in MARCHES_HOMES for h in pair}
+    for key, name in zip(MARCHES_POWERS, MARCHES_NAMES, strict=True):
+        client.force_login(get_user_model().objects.get(username=key))
+        pages = crawl(client, reverse("my-campaigns"), hexes)
+        assert reverse("report", args=[campaign.pk, key, 2]) in pages
+        assert set(nav_links(pages[reverse("dashboard", args=[campaign.pk, key])])) <= set(pages)
+        assert any("/hex/" in url for url in pages)
         for url, body in pages.items():
-            found = raw.search(visible(body))
-            assert found is None, (url, found.group(0) if found else "")
-    statement = selectors.round_statement(Power.objects.get(campaign=campaign, key="p0"), 1)
+            text = visible(body)
+            for pattern in raw:
+                found = pattern.search(text)
+                assert found is None, (url, found.group(0) if found else "", key)
+        assert name in html.unescape(pages[reverse("dashboard", args=[campaign.pk, key])])
+    statement = selectors.round_statement(Power.objects.get(campaign=campaign, key="imp"), 1)
     assert statement is not None
-    assert any("Ceti (1910) conscripts" in e["words"] for e in statement.events) or any(
-        "Ceti (1910)" in row.label for row in statement.stocks
+    assert any("Regina (1910) conscripts" in e["words"] for e in statement.events) or any(
+        "Regina (1910)" in row.label for row in statement.stocks
     )
 
 
