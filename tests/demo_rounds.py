@@ -24,10 +24,10 @@ from economy.models import Round, RoundStatus
 from economy.orderforms import ORDER_TYPES, form_values
 from powers.models import Membership
 
-Orders = dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]]
+Orders = dict[str, tuple[list[dict[str, Any]], ...]]
 Fields = dict[str, str | list[str]]
 
-# power -> orders of round 1 and round 2 (as a player means them)
+# power -> orders of round 1, round 2 and round 3 (left a draft), as a player means them
 ORDERS: Orders = {
     "nac": (
         [
@@ -50,6 +50,11 @@ ORDERS: Orders = {
                 "pay_from": "nac-core",
             },
         ],
+        [
+            {"type": "market_sell", "resource": "ore", "amount": 10, "from": "nac-core"},
+            {"type": "gal_transfer", "to": "fse", "amount": 2},
+            {"type": "declare_group", "group": "nac-1", "hex": "0305", "order": "none"},
+        ],
     ),
     "esu": (
         [
@@ -57,10 +62,15 @@ ORDERS: Orders = {
             {"type": "conscript", "system": "lena", "loyalty": 1},
         ],
         [{"type": "research_project", "gal": 2}],
+        [{"type": "conscript", "system": "lena", "loyalty": 1}],
     ),
     # (its hub is in the guild already: "Join the guild" is greyed on its sheet)
-    "nsl": ([{"type": "market_sell", "resource": "bio", "amount": 10, "from": "nsl-core"}], []),
-    "fse": ([], [{"type": "gal_transfer", "to": "nac", "amount": 3}]),
+    "nsl": (
+        [{"type": "market_sell", "resource": "bio", "amount": 10, "from": "nsl-core"}],
+        [],
+        [{"type": "research_project", "gal": 2}],
+    ),
+    "fse": ([], [{"type": "gal_transfer", "to": "nac", "amount": 3}], []),
 }
 
 
@@ -175,6 +185,7 @@ def enter_orders(client: Client, campaign_id: int, power_key: str, orders: list[
         response = client.post(url, {"round": number, **fields})
         assert response.status_code == 302, (power_key, payload, response.content.decode())
         body = client.get(sheet_url).content.decode()
+        assert '<li class="invalid"' not in body, (power_key, payload)  # taken without errors
     return number
 
 
@@ -197,7 +208,7 @@ def play_rounds(
 ) -> None:
     """Each power's player logs in, enters the power's orders on the order sheet and submits,
     ``rounds`` times, each round then resolving; with ``draft``, the next round's sheets get
-    orders too, not submitted."""
+    their orders too, not submitted."""
     players = {
         m.power.key: m.user_id
         for m in Membership.objects.filter(campaign_id=campaign_id).select_related("power")
@@ -207,7 +218,10 @@ def play_rounds(
         number = 0
         for key in sorted(players):
             client.force_login(users[players[key]])
-            number = enter_orders(client, campaign_id, key, orders.get(key, ([], []))[index % 2])
+            mine = orders.get(key, ())
+            number = enter_orders(
+                client, campaign_id, key, mine[index] if index < len(mine) else []
+            )
             if index < rounds:
                 submit(client, campaign_id, key, number)
         if index < rounds:
