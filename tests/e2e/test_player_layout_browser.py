@@ -169,7 +169,9 @@ def test_every_player_page_fits_a_laptop_and_a_phone(played: Played, width: int)
             hexes += "/hex/" in url
             response = page.goto(played.url + url)
             assert response is not None and response.status == 200, (key, url)
-            page.wait_for_load_state("networkidle")
+            if page.locator("#projection").count():  # htmx loads it after the page
+                expect(page.locator("#projection")).not_to_contain_text("Calculating")
+            settled(page)
             todo += links(page)
             scroll, inner = page.evaluate(
                 "[document.documentElement.scrollWidth, window.innerWidth]"
