@@ -227,3 +227,17 @@ def play_rounds(
         if index < rounds:
             resolve(campaign_id, number)
     client.logout()
+
+
+# a battle fought on the tabletop, entered on the battle records page by nac (R-10.6), so
+# that page has a record to show both sides
+BATTLE = {"hex": "0505", "powers": "nac esu", "craft": "nac-2-1 cf 1\nesu-2-1 destroyed"}
+
+
+def enter_battle(client: Client, campaign_id: int, power_key: str = "nac") -> None:
+    """``BATTLE`` entered through the battle records page's form by ``power_key``'s player."""
+    page = client.get(reverse("battles", args=[campaign_id, power_key])).content.decode()
+    url = reverse("battle-enter", args=[campaign_id, power_key])
+    assert set(BATTLE) <= set(forms_of(page)[url]), "the battle form has changed"
+    response = client.post(url, BATTLE)
+    assert response.status_code == 302, response.content.decode()

@@ -23,7 +23,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from campaigns.demo import DEMO_NAME, demo_password
 from powers.models import Campaign, Power
-from tests.demo_rounds import ORDERS, form_fields, resolve
+from tests.demo_rounds import BATTLE, ORDERS, form_fields, resolve
 from tests.e2e.test_play_rounds import choose_order_type, settled
 from trade import services as trade_services
 
@@ -121,6 +121,16 @@ def played(
                     expect(page.locator(".submitted")).to_contain_text(f"{names[key]} ✓")
             if index < 2:
                 resolve(campaign.pk, number)
+        # a battle entered on nac's battle records page: a record to confirm on esu's
+        page = players["nac"].pages[0]
+        page.get_by_role("link", name="My campaigns").first.click()
+        page.get_by_role("link", name=DEMO_NAME).click()
+        page.get_by_role("link", name="Fleet", exact=True).click()
+        page.get_by_role("link", name="Battle records").click()
+        for name, value in BATTLE.items():
+            page.locator(f'#enter-battle [name="{name}"]').fill(value)
+        page.get_by_role("button", name="Enter the record").click()
+        expect(page.locator(".card.battle")).to_have_count(1)
         # an agreement awaiting an answer and a motion before the committee: their forms show
         esu = Power.objects.get(campaign=campaign, key="esu")
         terms = trade_services.Terms("0505", 5, "ore", 10, "bio", 5)

@@ -289,7 +289,10 @@ def test_battle_record_hook(
             power_ids=[p0.pk, p1.pk, stranger.powers[0].pk],
         )
     assert seen(mailoutbox) == [
-        ("player1@example.org", "[FTCamp] Battle: A battle record of round 1 awaits your confirmation")
+        (
+            "player1@example.org",
+            "[FTCamp] Battle: A battle record of round 1 awaits your confirmation",
+        )
     ]
     assert mailoutbox[0].body.startswith(
         "Power 0 has recorded a battle of round 1 of Battle. Check it and confirm it (or "

@@ -26,7 +26,7 @@ from economy.guide import STEP_OF, anchor, step_of
 from economy.models import Round
 from economy.orderforms import ORDER_TYPES, SENTENCES, summary
 from powers.models import Campaign, Craft, FleetGroup, Membership, Power, StarSystem
-from tests.demo_rounds import ORDERS, Orders, play_rounds
+from tests.demo_rounds import BATTLE, ORDERS, Orders, enter_battle, play_rounds
 from tests.web.factories import World, make_user
 from trade import services as trade_services
 from trade.chart import market_chart
@@ -61,9 +61,17 @@ RAW = raw_keys(POWERS, [s[0] for s in SYSTEMS])
 
 def visible(body: str) -> str:
     """What a reader sees: the text outside tags, scripts and styles (SVG drawings keep keys
-    for their scripts; their labels are checked on the map pages' own tests)."""
-    body = re.sub(r"(?s)<(script|style|svg)\b.*?</\1>", " ", body)
+    for their scripts; their labels are checked on the map pages' own tests), and not what a
+    text box holds: the lines a player typed to amend a battle record, ids as typed."""
+    body = re.sub(r"(?s)<(script|style|svg|textarea)\b.*?</\1>", " ", body)
     return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+def around(text: str, found: re.Match[str] | None) -> str:
+    """A key found and the words around it, to see where it stood."""
+    if found is None:
+        return ""
+    return " ".join(text[max(0, found.start() - 80) : found.end() + 80].split())
 
 
 def nav_links(body: str) -> list[str]:
@@ -187,7 +195,10 @@ def test_a_rate_motion_is_closed_outside_report_rounds(client: Client, world: Wo
 def demo() -> Campaign:
     call_command("seed_demo", stdout=io.StringIO())
     campaign = Campaign.objects.get(name=DEMO_NAME)
-    play_rounds(Client(), campaign.pk, ORDERS)
+    client = Client()
+    play_rounds(client, campaign.pk, ORDERS)
+    client.force_login(get_user_model().objects.get(username="nac"))
+    enter_battle(client, campaign.pk)
     # an agreement waiting for an answer and a motion before the committee
     esu = Power.objects.get(campaign=campaign, key="esu")
     terms = trade_services.Terms("0505", 5, "ore", 10, "bio", 5)
@@ -219,8 +230,11 @@ def test_every_player_page_reads_in_names(client: Client, demo: Campaign) -> Non
             text = visible(body)
             for raw in RAW:
                 found = raw.search(text)
-                assert found is None, (url, found.group(0) if found else "", username)
+                assert found is None, (url, around(text, found), username)
         assert power.name in pages[dashboard]
+        if username in BATTLE["powers"].split():  # the battle entered on its page, in names
+            battles = " ".join(visible(pages[reverse("battles", args=[demo.pk, username])]).split())
+            assert "Battle at 0505 · round 3 · entered by New Anglian Confederation" in battles
 
 
 def test_statements_name_places_steps_and_events(client: Client, demo: Campaign) -> None:
@@ -275,7 +289,7 @@ def test_an_imported_sector_reads_in_names(client: Client) -> None:
             text = visible(body)
             for pattern in raw:
                 found = pattern.search(text)
-                assert found is None, (url, found.group(0) if found else "", key)
+                assert found is None, (url, around(text, found), key)
         assert name in html.unescape(pages[reverse("dashboard", args=[campaign.pk, key])])
     statement = selectors.round_statement(Power.objects.get(campaign=campaign, key="imp"), 1)
     assert statement is not None
