@@ -52,7 +52,7 @@ def raw_keys(powers: Iterable[str], systems: Iterable[str]) -> list[re.Pattern[s
         re.compile(r"\b(?:resource|support|fleet)\.\d"),
         re.compile(r"\b[a-z]+_[a-z_]+\b"),
         re.compile(r"\b[A-Z]\w*(?:Error|Exception|DoesNotExist)\b"),
-        re.compile(r"\b(?:agreement|motion)\.\d|\br\d+-[a-z]"),
+        re.compile(r"\b(?:agreement|motion)\.\d|\br\d+-[a-z]|\bbr-[0-9a-f]{8}\b"),
     ]
 
 
@@ -357,3 +357,40 @@ def test_the_market_chart_keeps_equal_rates_apart_and_ticks_round() -> None:
     assert len({re.sub(r'points="[^"]*"', "", line) for line in lines}) == 3
     radii = set(re.findall(r'<circle [^>]*? r="([\d.]+)"', svg))
     assert len(radii) == 3  # a ring, a dot and a small dot on one point all show
+
+
+def test_agreement_forms_and_errors_speak_of_what_each_side_sends(
+    client: Client, world: World
+) -> None:
+    """The terms read "what you send" / "what they send"; a refusal names those, never the
+    field keys; the partner sees the counter-proposal form."""
+    client.force_login(world.users[0])
+    url = reverse("agreement-propose", args=[world.campaign.pk, "p0"])
+    terms = {"partner": "p1", "deposit": "0201", "delivery": "3"}
+    nothing = {**terms, "send_amount": "0", "send_resource": "ore", "receive_amount": "0"}
+    page = html.unescape(client.post(url, {**nothing, "receive_resource": "bio"}).content.decode())
+    assert "Amount you send: at least one side must send something" in page
+    negative = {**terms, "send_amount": "-3", "send_resource": "ore", "receive_amount": "5"}
+    page = html.unescape(client.post(url, {**negative, "receive_resource": "bio"}).content.decode())
+    assert "Amount you send: expected 0.." in page
+    assert re.search(r"\b(?:send|receive|[ab])_(?:amount|resource)\b", visible(page)) is None
+    assert "What you send" in page and "What they send" in page
+    good = {**terms, "send_amount": "3", "send_resource": "ore", "receive_amount": "5"}
+    assert client.post(url, {**good, "receive_resource": "bio"}).status_code == 302
+    client.force_login(world.users[1])
+    page = client.get(reverse("agreements", args=[world.campaign.pk, "p1"])).content.decode()
+    counter = re.search(r'(?s)<section class="counter">.*?</section>', page)
+    assert counter is not None and "Or counter with other terms" in counter.group(0)
+    assert 'value="counter"' in counter.group(0) and "What you send" in counter.group(0)
+
+
+def test_the_rate_motion_form_says_when_rate_motions_pass(client: Client, world: World) -> None:
+    client.force_login(world.users[0])
+    url = reverse("un-committee", args=[world.campaign.pk, "p0"])
+    help_text = re.search(r'(?s)id="motion-help">(.*?)</p>', client.get(url).content.decode())
+    assert help_text is not None
+    assert "passes only at a report round: the next is round 3" in help_text.group(1)
+    assert "your yes vote is cast with it" in help_text.group(1)
+    Campaign.objects.filter(pk=world.campaign.pk).update(current_round=3)
+    help_text = re.search(r'(?s)id="motion-help">(.*?)</p>', client.get(url).content.decode())
+    assert help_text is not None and "can pass this round" in help_text.group(1)
