@@ -157,7 +157,7 @@ def links(page: Page) -> list[str]:
     out = []
     for href in hrefs:
         href = href.split("#")[0]
-        if not href.startswith("/") or re.match(r"/(admin|accounts|api)/|.*/feed/", href):
+        if not href.startswith("/") or re.match(r"/(admin|accounts|api|static)/|.*/feed/", href):
             continue
         if not re.search(r"\.(csv|json|svg|xml)$", href):
             out.append(href)
