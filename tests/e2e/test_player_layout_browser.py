@@ -97,55 +97,67 @@ def enter(page: Page, payload: dict[str, object]) -> None:
     settled(page)
 
 
+def play_demo(browser: Browser, base: str, players: dict[str, BrowserContext]) -> int:
+    """Seed the demo; its four players log in (into ``players``), play two rounds through their
+    order sheets and draft the third's orders; nac enters a battle on its battle records page.
+    The demo campaign's id."""
+    call_command("seed_demo", stdout=io.StringIO())
+    campaign = Campaign.objects.get(name=DEMO_NAME)
+    names = dict(Power.objects.filter(campaign=campaign).values_list("key", "name"))
+    for key in sorted(names):
+        players[key] = log_in(browser, base, key)
+    for index in range(3):  # two rounds submitted, then the third's orders drafted
+        number = 0
+        for key, context in players.items():
+            page = context.pages[0]
+            number = open_sheet(page)
+            for payload in ORDERS[key][index]:
+                enter(page, payload)
+            if index < 2:
+                page.get_by_role("button", name="Submit orders").click()
+                expect(page.locator(".submitted")).to_contain_text(f"{names[key]} ✓")
+        if index < 2:
+            resolve(campaign.pk, number)
+    # a battle entered on nac's battle records page: a record to confirm on esu's
+    page = players["nac"].pages[0]
+    page.get_by_role("link", name="My campaigns").first.click()
+    page.get_by_role("link", name=DEMO_NAME).click()
+    page.get_by_role("link", name="Fleet", exact=True).click()
+    page.get_by_role("link", name="Battle records").click()
+    for name, value in BATTLE.items():
+        page.locator(f'#enter-battle [name="{name}"]').fill(value)
+    page.get_by_role("button", name="Enter the record").click()
+    expect(page.locator(".card.battle")).to_have_count(1)
+    # an agreement awaiting an answer and a motion before the committee: their forms show
+    esu = Power.objects.get(campaign=campaign, key="esu")
+    terms = trade_services.Terms("0505", 5, "ore", 10, "bio", 5)
+    trade_services.propose_agreement(power=esu, partner_key="nac", terms=terms, actor="esu")
+    draft = trade_services.draft_motion(
+        power=esu, fields={"kind": "tax", "edge": "all", "tax": "0.1"}, actor="esu"
+    )
+    trade_services.submit_motion(power=esu, key=draft.key, actor="esu")
+    return campaign.pk
+
+
 @pytest.fixture(scope="module")
 def played(
     browser: Browser, django_db_setup: None, django_db_blocker: DjangoDbBlocker
 ) -> Iterator[Played]:
+    players: dict[str, BrowserContext] = {}
     with django_db_blocker.unblock():
         server = LiveServer("localhost")
-        server._live_server_modified_settings.enable()
-        call_command("seed_demo", stdout=io.StringIO())
-        campaign = Campaign.objects.get(name=DEMO_NAME)
-        names = dict(Power.objects.filter(campaign=campaign).values_list("key", "name"))
-        players = {key: log_in(browser, server.url, key) for key in sorted(names)}
-        # two rounds submitted, then the third's orders drafted (rows on the sheets)
-        for index in range(3):
-            number = 0
-            for key, context in players.items():
-                page = context.pages[0]
-                number = open_sheet(page)
-                for payload in ORDERS[key][index]:
-                    enter(page, payload)
-                if index < 2:
-                    page.get_by_role("button", name="Submit orders").click()
-                    expect(page.locator(".submitted")).to_contain_text(f"{names[key]} ✓")
-            if index < 2:
-                resolve(campaign.pk, number)
-        # a battle entered on nac's battle records page: a record to confirm on esu's
-        page = players["nac"].pages[0]
-        page.get_by_role("link", name="My campaigns").first.click()
-        page.get_by_role("link", name=DEMO_NAME).click()
-        page.get_by_role("link", name="Fleet", exact=True).click()
-        page.get_by_role("link", name="Battle records").click()
-        for name, value in BATTLE.items():
-            page.locator(f'#enter-battle [name="{name}"]').fill(value)
-        page.get_by_role("button", name="Enter the record").click()
-        expect(page.locator(".card.battle")).to_have_count(1)
-        # an agreement awaiting an answer and a motion before the committee: their forms show
-        esu = Power.objects.get(campaign=campaign, key="esu")
-        terms = trade_services.Terms("0505", 5, "ore", 10, "bio", 5)
-        trade_services.propose_agreement(power=esu, partner_key="nac", terms=terms, actor="esu")
-        draft = trade_services.draft_motion(
-            power=esu, fields={"kind": "tax", "edge": "all", "tax": "0.1"}, actor="esu"
-        )
-        trade_services.submit_motion(power=esu, key=draft.key, actor="esu")
-    yield Played(server.url, campaign.pk, players)
-    for context in players.values():
-        context.close()
-    server.stop()
-    server._live_server_modified_settings.disable()
-    with django_db_blocker.unblock():
-        call_command("flush", interactive=False, verbosity=0)
+    server._live_server_modified_settings.enable()
+    try:
+        with django_db_blocker.unblock():
+            campaign = play_demo(browser, server.url, players)
+        yield Played(server.url, campaign, players)
+    finally:  # a play that failed half-way leaves nothing behind either
+        for context in players.values():
+            context.close()
+        server.stop()
+        server._live_server_modified_settings.disable()
+        with django_db_blocker.unblock():
+            call_command("flush", interactive=False, verbosity=0)
 
 
 def links(page: Page) -> list[str]:

@@ -45,6 +45,8 @@ def demo_campaign() -> Campaign:
 def test_a_newcomer_plays_a_first_round_from_the_pages(
     browser: Browser, live_server: LiveServer
 ) -> None:
+    """Only what the pages show: links and buttons by their text, order types and fields by
+    their labels; no URL typed after the login page, no key chosen."""
     campaign = demo_campaign()
     page = log_in(browser, live_server.url, "esu")
     # from "my campaigns" to the order sheet, by links only
@@ -55,12 +57,12 @@ def test_a_newcomer_plays_a_first_round_from_the_pages(
     # it has processed the page would go unheard)
     expect(page.locator("#projection")).not_to_contain_text("Calculating")
     # a type it cannot use is offered greyed, with the reason
-    ship = page.locator('#id_type option[value="ship"]')
+    ship = page.get_by_label("Order type").locator("option", has_text="Ship between own guild hubs")
     expect(ship).to_be_disabled()
     expect(ship).to_contain_text("you need two hubs in the guild")
 
     # sell Ore: the form says what the order does and when, and links the rules guide
-    choose_order_type(page, "market_sell")
+    choose_order_type(page, label="Sell on the Common Market")
     help_text = page.locator("#order-help")
     expect(help_text).to_contain_text("Ore buys Bio")
     expect(help_text.get_by_role("link", name="Common Market")).to_have_attribute(
@@ -74,7 +76,7 @@ def test_a_newcomer_plays_a_first_round_from_the_pages(
     expect(page.locator("#order-list")).to_contain_text("Sells 10 Ore from hub Core for Bio")
 
     # a Gal transfer, chosen and explained the same way
-    choose_order_type(page, "gal_transfer")
+    choose_order_type(page, label="Transfer Gal to another power")
     expect(page.locator("#order-help")).to_contain_text("Gives Gal from your bank")
     settled(page)
     page.get_by_label("To power").select_option(label="New Anglian Confederation")
@@ -87,7 +89,7 @@ def test_a_newcomer_plays_a_first_round_from_the_pages(
     expect(page.locator("#projection")).to_contain_text("sells 10 Ore for 10 Bio")
 
     # an order the bank cannot pay is marked on its row, and submitting asks first
-    choose_order_type(page, "research_project")
+    choose_order_type(page, label="Fund a research project")
     settled(page)
     page.get_by_label("Gal (2 Gal = 1 TP)").fill("100000")
     page.get_by_role("button", name="Add order").click()
