@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import wraps
 from typing import Any
 
@@ -14,7 +15,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from economy import battle_records
+from economy import battle_records, selectors
+from economy.events import Names
 from economy.rounds import RoundNotOpen
 from ftcamp.errors import Missing, Refused
 from ftcamp.http import HtmxHttpRequest
@@ -22,15 +24,36 @@ from powers.access import actor, player_view
 from powers.models import Power
 
 
+def _in_words(view: battle_records.RecordView, names: Names) -> battle_records.RecordView:
+    """A record as its page shows it: powers, craft and groups by name (issue 17);
+    the keys stay beside the names for the forms, and in the API."""
+    return replace(
+        view,
+        entered_by=names.name("powers", view.entered_by),
+        parties=[{**p, "name": names.name("powers", p["power"])} for p in view.parties],
+        craft=[
+            {
+                **c,
+                "name": names.name("craft", c["craft"]),
+                "captor": names.name("powers", c["captured_by"]) if c["captured_by"] else "",
+                "into_name": names.name("groups", c["into"]) if c["into"] else "",
+            }
+            for c in view.craft
+        ],
+    )
+
+
 def _context(power: Power, errors: list[str] | None = None, **extra: Any) -> dict[str, Any]:
-    views = battle_records.records_of(power)
+    names = selectors.names_for(power)
+    keyed = battle_records.records_of(power)
+    views = [_in_words(v, names) for v in keyed]
     return {
         "power": power,
         "errors": errors or [],
         "to_confirm": [v for v in views if v.status == "proposed" and v.my_answer != "confirmed"],
         "awaiting": [v for v in views if v.status == "proposed" and v.my_answer == "confirmed"],
         "settled": [v for v in views if v.status != "proposed"],
-        "texts": {v.key: battle_records.craft_text(v.craft) for v in views if v.mine},
+        "texts": {v.key: battle_records.craft_text(v.craft) for v in keyed if v.mine},
         "craft_help": battle_records.CRAFT_HELP,
         **extra,
     }

@@ -25,6 +25,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from economy.events import numbered
 from economy.models import OrderSheet, Round, RoundStatus, SheetStatus
 from economy.selectors import Statement, round_statement
 from notices.models import EmailState, Kind, Notice, NoticeSettings, new_feed_token
@@ -189,8 +190,9 @@ def _agreement_proposed(payload: dict[str, Any]) -> list[Draft]:
             agreement.campaign_id,
             Kind.AGREEMENT_PROPOSED,
             f"agreement:{agreement.pk}:step:{step.pk}",
-            f"{step.power.name} {what} agreement {agreement.key}",
-            f"{step.power.name} {what} trade agreement {agreement.key} with {other.name} in "
+            f"{step.power.name} {what} trade agreement {numbered(agreement.key)}",
+            f"{step.power.name} {what} trade agreement {numbered(agreement.key)} with "
+            f"{other.name} in "
             f"round {step.round_number} of {agreement.campaign.name}. It awaits your answer: "
             "accept, decline or counter on your agreements page.",
             reverse("agreements", args=[agreement.campaign_id, other.key]),
@@ -215,8 +217,9 @@ def _motion_opened(payload: dict[str, Any]) -> list[Draft]:
             motion.campaign_id,
             Kind.MOTION_OPENED,
             f"motion:{motion.pk}:opened",
-            f"UN motion {motion.key}: {text}",
-            f"{motion.proposer.name} puts motion {motion.key} before the UN Monetary Committee "
+            f"UN motion {numbered(motion.key)}: {text}",
+            f"{motion.proposer.name} puts motion {numbered(motion.key)} before the UN Monetary "
+            "Committee "
             f"of {motion.campaign.name}: {text}. The UN Meeting of round {motion.round_number} "
             "decides it; cast your vote on the committee page before then.",
             reverse("un-committee", args=[motion.campaign_id, m.power.key]),
@@ -236,11 +239,11 @@ def _battle_record(payload: dict[str, Any]) -> list[Draft]:
             campaign.pk,
             Kind.BATTLE_RECORD,
             f"battle:{campaign.pk}:{payload['record']}",
-            f"Battle record {payload['record']} awaits your confirmation",
-            f"{proposer.name} has recorded battle {payload['record']} of round "
-            f"{payload['round']} of {campaign.name}. Check it and confirm it (or dispute it) "
-            "before the round resolves.",
-            reverse("dashboard", args=[campaign.pk, m.power.key]),
+            f"A battle record of round {payload['round']} awaits your confirmation",
+            f"{proposer.name} has recorded a battle of round {payload['round']} of "
+            f"{campaign.name}. Check it and confirm it (or dispute it) on your battle records "
+            "page before the round resolves.",
+            reverse("battles", args=[campaign.pk, m.power.key]),
         )
         for m in _players(powers.values_list("pk", flat=True))
     ]

@@ -30,9 +30,14 @@ def settled(page: Page) -> None:
     expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
 
 
-def choose_order_type(page: Page, kind: str) -> None:
+def choose_order_type(page: Page, kind: str = "", *, label: str = "") -> None:
+    """Choose an order type by its key, or by the ``label`` the player reads."""
     settled(page)
-    page.get_by_label("Order type").select_option(kind)
+    select = page.get_by_label("Order type")
+    if label:
+        select.select_option(label=label)
+    else:
+        select.select_option(kind)
 
 
 def submit(page: Page, name: str) -> None:

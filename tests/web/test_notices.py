@@ -100,26 +100,26 @@ def test_two_rounds_of_emails_exactly_once_and_no_secrets(
     base = "http://127.0.0.1:8000"
     footer = f"\n\n-- \nFTCamp. To choose which emails you get: {base}/notices/settings/"
     assert seen(mailoutbox) == [
-        ("player2@example.org", "[FTCamp] Told: Power 1 proposes agreement agreement.1"),
+        ("player2@example.org", "[FTCamp] Told: Power 1 proposes trade agreement 1"),
         (
             "player1@example.org",
-            f"[FTCamp] Told: UN motion {motion.key}: Ban Power 2 from the Common Market",
+            "[FTCamp] Told: UN motion 1: Ban Power 2 from the Common Market",
         ),
         (
             "player2@example.org",
-            f"[FTCamp] Told: UN motion {motion.key}: Ban Power 2 from the Common Market",
+            "[FTCamp] Told: UN motion 1: Ban Power 2 from the Common Market",
         ),
         ("player0@example.org", "[FTCamp] Told: Round 1 resolved"),
         ("player1@example.org", "[FTCamp] Told: Round 1 resolved"),
     ]
-    assert agreement.key == "agreement.1"
+    assert (agreement.key, motion.key) == ("agreement.1", "motion.1")  # named by number
     assert mailoutbox[0].body == (
-        "Power 1 proposes trade agreement agreement.1 with Power 2 in round 1 of Told. It "
+        "Power 1 proposes trade agreement 1 with Power 2 in round 1 of Told. It "
         "awaits your answer: accept, decline or counter on your agreements page."
         f"\n\n{base}/campaigns/{cid}/powers/p2/agreements/{footer}"
     )
     assert mailoutbox[1].body == (
-        f"Power 0 puts motion {motion.key} before the UN Monetary Committee of Told: Ban Power 2 "
+        "Power 0 puts motion 1 before the UN Monetary Committee of Told: Ban Power 2 "
         "from the Common Market. The UN Meeting of round 1 decides it; cast your vote on the "
         f"committee page before then.\n\n{base}/campaigns/{cid}/powers/p1/un/{footer}"
     )
@@ -184,7 +184,7 @@ def test_two_rounds_of_emails_exactly_once_and_no_secrets(
     assert seen(mailoutbox)[2:] == [
         (
             "player1@example.org",
-            "[FTCamp] Told: Power 2 answers with new terms for agreement agreement.1",
+            "[FTCamp] Told: Power 2 answers with new terms for trade agreement 1",
         ),
         ("player0@example.org", "[FTCamp] Told: Round 2 resolved"),
         ("player1@example.org", "[FTCamp] Told: Round 2 resolved"),
@@ -289,11 +289,14 @@ def test_battle_record_hook(
             power_ids=[p0.pk, p1.pk, stranger.powers[0].pk],
         )
     assert seen(mailoutbox) == [
-        ("player1@example.org", "[FTCamp] Battle: Battle record battle-7 awaits your confirmation")
+        (
+            "player1@example.org",
+            "[FTCamp] Battle: A battle record of round 1 awaits your confirmation",
+        )
     ]
     assert mailoutbox[0].body.startswith(
-        "Power 0 has recorded battle battle-7 of round 1 of Battle. Check it and confirm it "
-        "(or dispute it) before the round resolves."
+        "Power 0 has recorded a battle of round 1 of Battle. Check it and confirm it (or "
+        "dispute it) on your battle records page before the round resolves."
     )
     with django_capture_on_commit_callbacks(execute=True):  # the same record again: nothing
         announce.battle_record_proposed(

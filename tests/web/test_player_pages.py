@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import io
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from pathlib import Path
 
@@ -25,9 +26,8 @@ from economy.guide import STEP_OF, anchor, step_of
 from economy.models import Round
 from economy.orderforms import ORDER_TYPES, SENTENCES, summary
 from powers.models import Campaign, Craft, FleetGroup, Membership, Power, StarSystem
-from tests.demo_rounds import play_demo_rounds
+from tests.demo_rounds import BATTLE, ORDERS, Orders, enter_battle, play_rounds
 from tests.web.factories import World, make_user
-from tests.web.test_sector_import import tab_row, write_tab
 from trade import services as trade_services
 from trade.chart import market_chart
 from trade.models import Vote
@@ -35,42 +35,75 @@ from trade.models import Vote
 pytestmark = pytest.mark.django_db
 
 POWERS = ("nac", "esu", "nsl", "fse")
-SECTOR_WORLDS = [("1910", "Ceti"), ("1911", "Vega"), ("1810", "Rigel"), ("2011", "Deneb")]
-# what must never show where a name belongs: a stored key (<power>-<id>), a system key, a round
-# step's name, a field key, an exception's class name
-RAW = [
-    re.compile(r"\b(?:" + "|".join(POWERS) + r")-[a-z0-9]"),
-    re.compile(r"\b(?:" + "|".join(s[0] for s in SYSTEMS) + r")\b"),
-    re.compile(r"\b(?:resource|support|fleet)\.\d"),
-    re.compile(r"\b[a-z]+_[a-z_]+\b"),
-    re.compile(r"\b[A-Z]\w*(?:Error|Exception|DoesNotExist)\b"),
-    re.compile(r"\b(?:agreement|motion)\.\d|\br\d+-[a-z]"),  # generated keys
-]
+# an imported sector: the Spinward Marches, read where it is kept, never copied (as
+# tests/routes/test_spinward.py); each power's homeworld and the hex its group orbits
+MARCHES = Path(__file__).resolve().parents[2].parent / "shared/data/sectors/Spinward Marches.tab"
+MARCHES_POWERS = ["imp", "zho"]  # keys an organiser would choose
+MARCHES_HOMES = [("1910", "1909"), ("1705", "1706")]
+MARCHES_NAMES = ["Regina (1910)", "Efate (1705)"]
+
+
+def raw_keys(powers: Iterable[str], systems: Iterable[str]) -> list[re.Pattern[str]]:
+    """What must never show where a name belongs: a stored key (``<power>-<id>``), a system
+    key, a round step's name, a field key, an exception's class name, a generated key."""
+    return [
+        re.compile(r"\b(?:" + "|".join(map(re.escape, powers)) + r")-[a-z0-9]"),
+        re.compile(r"\b(?:" + "|".join(map(re.escape, systems)) + r")\b"),
+        re.compile(r"\b(?:resource|support|fleet)\.\d"),
+        re.compile(r"\b[a-z]+_[a-z_]+\b"),
+        re.compile(r"\b[A-Z]\w*(?:Error|Exception|DoesNotExist)\b"),
+        re.compile(r"\b(?:agreement|motion)\.\d|\br\d+-[a-z]|\bbr-[0-9a-f]{8}\b"),
+    ]
+
+
+RAW = raw_keys(POWERS, [s[0] for s in SYSTEMS])
 
 
 def visible(body: str) -> str:
     """What a reader sees: the text outside tags, scripts and styles (SVG drawings keep keys
-    for their scripts; their labels are checked on the map pages' own tests)."""
-    body = re.sub(r"(?s)<(script|style|svg)\b.*?</\1>", " ", body)
+    for their scripts; their labels are checked on the map pages' own tests), and not what a
+    text box holds: the lines a player typed to amend a battle record, ids as typed."""
+    body = re.sub(r"(?s)<(script|style|svg|textarea)\b.*?</\1>", " ", body)
     return html.unescape(re.sub(r"<[^>]+>", " ", body))
 
 
-def crawl(client: Client, start: str) -> dict[str, str]:
-    """Every page under /campaigns/ (and the guide) a player reaches by links from ``start``,
-    the maps' hex pages included, downloads aside; url -> body."""
+def around(text: str, found: re.Match[str] | None) -> str:
+    """A key found and the words around it, to see where it stood."""
+    if found is None:
+        return ""
+    return " ".join(text[max(0, found.start() - 80) : found.end() + 80].split())
+
+
+def nav_links(body: str) -> list[str]:
+    """The pages a power's tabs (``nav.tabs``) link to, downloads and in-page anchors aside:
+    a page added to the tabs is crawled and checked without naming it here."""
+    found = re.search(r'(?s)<nav class="tabs">(.*?)</nav>', body)
+    assert found is not None, "no tabs"
+    hrefs = [html.unescape(h) for h in re.findall(r'href="([^"#]+)', found.group(1))]
+    return [h for h in hrefs if not re.search(r"\.(csv|json|svg)$", h)]
+
+
+def crawl(client: Client, start: str, hexes: set[str] | None = None) -> dict[str, str]:
+    """Every page of the site a player reaches by links from ``start`` (the top bar's too),
+    the maps' hex pages included (only those of ``hexes`` when given: a whole sector's map
+    links hundreds), downloads aside; url -> body."""
     seen: dict[str, str] = {}
     todo = [start]
     while todo:
         url = todo.pop()
-        if url in seen:
+        hx = re.search(r"/hex/(\d{4})/", url)
+        if url in seen or (hx and hexes is not None and hx.group(1) not in hexes):
             continue
-        response = client.get(url)
+        response = client.get(url, follow=True)  # the brand link goes on to my campaigns
         assert response.status_code == 200, (url, response.status_code)
         seen[url] = response.content.decode()
         for href in re.findall(r'href="([^"#]+)', seen[url]):
             href = html.unescape(href)
-            wanted = href.startswith("/campaigns/") or href == "/rules/"
-            if wanted and not re.search(r"\.(csv|json|svg)$", href):
+            # same-site pages: not the admin, the login pages, the API, feeds or downloads
+            wanted = href.startswith("/") and not re.match(
+                r"/(admin|accounts|api|static)/|.*/feed/", href
+            )
+            if wanted and not re.search(r"\.(csv|json|svg|xml)$", href):
                 todo.append(href)
     return seen
 
@@ -165,7 +198,10 @@ def test_a_rate_motion_is_closed_outside_report_rounds(client: Client, world: Wo
 def demo() -> Campaign:
     call_command("seed_demo", stdout=io.StringIO())
     campaign = Campaign.objects.get(name=DEMO_NAME)
-    play_demo_rounds(campaign.pk, 2)
+    client = Client()
+    play_rounds(client, campaign.pk, ORDERS)
+    client.force_login(get_user_model().objects.get(username="nac"))
+    enter_battle(client, campaign.pk)
     # an agreement waiting for an answer and a motion before the committee
     esu = Power.objects.get(campaign=campaign, key="esu")
     terms = trade_services.Terms("0505", 5, "ore", 10, "bio", 5)
@@ -177,22 +213,31 @@ def demo() -> Campaign:
     return campaign
 
 
-@pytest.mark.parametrize("username", POWERS)
-def test_every_player_page_reads_in_names(client: Client, demo: Campaign, username: str) -> None:
-    client.force_login(get_user_model().objects.get(username=username))
-    pages = crawl(client, reverse("my-campaigns"))
-    power = Power.objects.get(campaign=demo, key=username)
-    for name in ("orders", "fleet", "agreements", "dashboard"):
-        assert reverse(name, args=[demo.pk, username]) in pages
-    assert reverse("report", args=[demo.pk, username, 2]) in pages
-    assert reverse("rules") in pages
-    for url, body in pages.items():
-        assert "docs/" not in body, url
-        text = visible(body)
-        for raw in RAW:
-            found = raw.search(text)
-            assert found is None, (url, found.group(0) if found else "", username)
-    assert power.name in pages[reverse("dashboard", args=[demo.pk, username])]
+def test_every_player_page_reads_in_names(client: Client, demo: Campaign) -> None:
+    """As each player of the demo after two rounds played through the pages: every page
+    reached by links from "my campaigns", each tab of the power's pages among them."""
+    for username in POWERS:
+        client.force_login(get_user_model().objects.get(username=username))
+        pages = crawl(client, reverse("my-campaigns"))
+        power = Power.objects.get(campaign=demo, key=username)
+        dashboard = reverse("dashboard", args=[demo.pk, username])
+        tabs = nav_links(pages[dashboard]) + nav_links(
+            pages[reverse("fleet", args=[demo.pk, username])]
+        )
+        assert reverse("battles", args=[demo.pk, username]) in tabs
+        assert set(tabs) <= set(pages), username
+        assert reverse("report", args=[demo.pk, username, 2]) in pages
+        assert reverse("rules") in pages
+        for url, body in pages.items():
+            assert re.search(r"\bdocs/\S*\.md", body) is None, url  # no repository file
+            text = visible(body)
+            for raw in RAW:
+                found = raw.search(text)
+                assert found is None, (url, around(text, found), username)
+        assert power.name in pages[dashboard]
+        if username in BATTLE["powers"].split():  # the battle entered on its page, in names
+            battles = " ".join(visible(pages[reverse("battles", args=[demo.pk, username])]).split())
+            assert "Battle at 0505 · round 3 · entered by New Anglian Confederation" in battles
 
 
 def test_statements_name_places_steps_and_events(client: Client, demo: Campaign) -> None:
@@ -213,47 +258,46 @@ def test_statements_name_places_steps_and_events(client: Client, demo: Campaign)
     assert any(line["where"] == "hub:nac-core" for _, lines in statement.steps for line in lines)
 
 
-def test_an_imported_sector_reads_in_names(client: Client, tmp_path: Path) -> None:
-    """Systems of an imported sector are keyed ``<sector>-<hex>``: pages show their names."""
-    rows = [tab_row(code, name, "B788899-C") for code, name in SECTOR_WORLDS]
-    import_sectors(campaign_name="Imported", files=[write_tab(tmp_path, "Spin", rows)])
+def test_an_imported_sector_reads_in_names(client: Client) -> None:
+    """The Spinward Marches imported as organisers do (its systems keyed ``spin-<hex>``), two
+    powers playing two rounds through their sheets: every page each player reaches reads in
+    names."""
+    import_sectors(campaign_name="Imported", files=[MARCHES])
     campaign = Campaign.objects.get(name="Imported")
-    users = [make_user(f"imp{i}") for i in range(2)]
-    for i, user in enumerate(users):
-        power = Power.objects.create(campaign=campaign, key=f"p{i}", name=f"Power {i}", gal=50)
-        Membership.objects.create(campaign=campaign, user=user, power=power)
-        home = StarSystem.objects.get(campaign=campaign, key=f"spin-{SECTOR_WORLDS[i][0]}")
-        home.holder, home.loyalty, home.system_type = power, 20, "homeworld"
-        home.save()
-        col, row = int(SECTOR_WORLDS[2 + i][0][:2]), int(SECTOR_WORLDS[2 + i][0][2:])
+    orders: Orders = {}
+    for key, (home, post) in zip(MARCHES_POWERS, MARCHES_HOMES, strict=True):
+        power = Power.objects.create(campaign=campaign, key=key, name=key.title(), gal=50)
+        Membership.objects.create(campaign=campaign, user=make_user(key), power=power)
+        system = StarSystem.objects.get(campaign=campaign, key=f"spin-{home}")
+        system.holder, system.loyalty, system.system_type = power, 20, "homeworld"
+        system.save()
+        col, row = int(post[:2]), int(post[2:])
         FleetGroup.objects.create(
-            campaign=campaign, key=f"p{i}-g", power=power, col=col, row=row, troops=50
+            campaign=campaign, key=f"{key}-g", power=power, col=col, row=row, troops=50
         )
-    for number in (1, 2):
-        for i, power in enumerate(Power.objects.filter(campaign=campaign).order_by("key")):
-            hx = SECTOR_WORLDS[2 + i][0]
-            orders = [
-                {"type": "declare_group", "group": f"p{i}-g", "hex": hx, "order": "maintain_orbit"},
-                {"type": "conscript", "system": f"spin-{SECTOR_WORLDS[i][0]}", "loyalty": 1},
-            ]
-            for payload in orders if number == 1 else orders[1:]:
-                services.add_order(power=power, payload=payload, actor="t")
-            services.submit_sheet(power=power, actor="t")
-        rnd = Round.objects.get(campaign=campaign, number=number)
-        if rnd.status != "resolved":
-            services.resolve_round(round_id=rnd.pk)
-    raw = re.compile(r"\bspin-\d{4}\b|\bp[01]-g\b")
-    for user in users:
-        client.force_login(user)
-        pages = crawl(client, reverse("my-campaigns"))
-        assert any(url.endswith("/rounds/2/") for url in pages)
+        declare = {"type": "declare_group", "group": f"{key}-g", "hex": post}
+        conscript = {"type": "conscript", "system": f"spin-{home}", "loyalty": 1}
+        orders[key] = ([{**declare, "order": "maintain_orbit"}, conscript], [conscript])
+    play_rounds(client, campaign.pk, orders)
+    keys = StarSystem.objects.filter(campaign=campaign).values_list("key", flat=True)
+    raw = raw_keys(MARCHES_POWERS, keys)
+    hexes = {h for pair in MARCHES_HOMES for h in pair}
+    for key, name in zip(MARCHES_POWERS, MARCHES_NAMES, strict=True):
+        client.force_login(get_user_model().objects.get(username=key))
+        pages = crawl(client, reverse("my-campaigns"), hexes)
+        assert reverse("report", args=[campaign.pk, key, 2]) in pages
+        assert set(nav_links(pages[reverse("dashboard", args=[campaign.pk, key])])) <= set(pages)
+        assert any("/hex/" in url for url in pages)
         for url, body in pages.items():
-            found = raw.search(visible(body))
-            assert found is None, (url, found.group(0) if found else "")
-    statement = selectors.round_statement(Power.objects.get(campaign=campaign, key="p0"), 1)
+            text = visible(body)
+            for pattern in raw:
+                found = pattern.search(text)
+                assert found is None, (url, around(text, found), key)
+        assert name in html.unescape(pages[reverse("dashboard", args=[campaign.pk, key])])
+    statement = selectors.round_statement(Power.objects.get(campaign=campaign, key="imp"), 1)
     assert statement is not None
-    assert any("Ceti (1910) conscripts" in e["words"] for e in statement.events) or any(
-        "Ceti (1910)" in row.label for row in statement.stocks
+    assert any("Regina (1910) conscripts" in e["words"] for e in statement.events) or any(
+        "Regina (1910)" in row.label for row in statement.stocks
     )
 
 
@@ -316,3 +360,40 @@ def test_the_market_chart_keeps_equal_rates_apart_and_ticks_round() -> None:
     assert len({re.sub(r'points="[^"]*"', "", line) for line in lines}) == 3
     radii = set(re.findall(r'<circle [^>]*? r="([\d.]+)"', svg))
     assert len(radii) == 3  # a ring, a dot and a small dot on one point all show
+
+
+def test_agreement_forms_and_errors_speak_of_what_each_side_sends(
+    client: Client, world: World
+) -> None:
+    """The terms read "what you send" / "what they send"; a refusal names those, never the
+    field keys; the partner sees the counter-proposal form."""
+    client.force_login(world.users[0])
+    url = reverse("agreement-propose", args=[world.campaign.pk, "p0"])
+    terms = {"partner": "p1", "deposit": "0201", "delivery": "3"}
+    nothing = {**terms, "send_amount": "0", "send_resource": "ore", "receive_amount": "0"}
+    page = html.unescape(client.post(url, {**nothing, "receive_resource": "bio"}).content.decode())
+    assert "Amount you send: at least one side must send something" in page
+    negative = {**terms, "send_amount": "-3", "send_resource": "ore", "receive_amount": "5"}
+    page = html.unescape(client.post(url, {**negative, "receive_resource": "bio"}).content.decode())
+    assert "Amount you send: expected 0.." in page
+    assert re.search(r"\b(?:send|receive|[ab])_(?:amount|resource)\b", visible(page)) is None
+    assert "What you send" in page and "What they send" in page
+    good = {**terms, "send_amount": "3", "send_resource": "ore", "receive_amount": "5"}
+    assert client.post(url, {**good, "receive_resource": "bio"}).status_code == 302
+    client.force_login(world.users[1])
+    page = client.get(reverse("agreements", args=[world.campaign.pk, "p1"])).content.decode()
+    counter = re.search(r'(?s)<section class="counter">.*?</section>', page)
+    assert counter is not None and "Or counter with other terms" in counter.group(0)
+    assert 'value="counter"' in counter.group(0) and "What you send" in counter.group(0)
+
+
+def test_the_rate_motion_form_says_when_rate_motions_pass(client: Client, world: World) -> None:
+    client.force_login(world.users[0])
+    url = reverse("un-committee", args=[world.campaign.pk, "p0"])
+    help_text = re.search(r'(?s)id="motion-help">(.*?)</p>', client.get(url).content.decode())
+    assert help_text is not None
+    assert "passes only at a report round: the next is round 3" in help_text.group(1)
+    assert "your yes vote is cast with it" in help_text.group(1)
+    Campaign.objects.filter(pk=world.campaign.pk).update(current_round=3)
+    help_text = re.search(r'(?s)id="motion-help">(.*?)</p>', client.get(url).content.decode())
+    assert help_text is not None and "can pass this round" in help_text.group(1)
