@@ -117,8 +117,8 @@ def bubbles_of(power: Power) -> list[dict[str, Any]]:
     for s in BubbleSensor.objects.filter(bubble_id__in=ids).order_by("id"):
         hq_sensors[s.bubble_id].append(str(s))
     post_sensors: dict[int, list[str]] = defaultdict(list)
-    for o in OutpostSensor.objects.filter(outpost__bubble_id__in=ids).order_by("id"):
-        post_sensors[o.outpost_id].append(str(o))
+    for ps in OutpostSensor.objects.filter(outpost__bubble_id__in=ids).order_by("id"):
+        post_sensors[ps.outpost_id].append(str(ps))
     officer: dict[tuple[int, int | None], Officer] = {
         (p.bubble_id, p.outpost_id): p.officer
         for p in PostOfficer.objects.filter(bubble_id__in=ids).select_related("officer")
