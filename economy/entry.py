@@ -560,7 +560,7 @@ def command_desk(power: Power, kind: str) -> Desk:
         if isinstance(key, str) and isinstance(rank, int) and isinstance(grade, int):
             officers.setdefault(key, OfficerState(key, power.key, key, rank, grade))
     desk = Desk(officers, load_bubbles(cid) if kind != "assign_officer" else [])
-    if kind == "assign_officer":
+    if kind in ("assign_officer", "promote", "demote"):
         state = load_power_fleet(power)
         desk.groups = {g.id: g for g in state.groups}
         desk.navy = Navy(state, desk.groups, {s.id: s for s in state.statics})

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .command_state import Officer
+from .command_state import MAX_GRADE, Officer
 from .navy import Navy
 from .officers import aboard_problem, command_problem
 from .posts import OVERLAP, Chart, bubble_problem, derive_radii, post_at, posts
@@ -23,6 +23,8 @@ from .state import Bubble, Group, GroupLimit, Outpost
 
 #: the order types whose chain of command is checked at entry
 CHECKED = (
+    "promote",
+    "demote",
     "assign_officer",
     "bubble_hq",
     "bubble_outpost",
@@ -50,6 +52,8 @@ def entry_problem(desk: Desk, power: str, kind: str, order: dict[str, Any]) -> s
     things stand, or None. Ownership and existence were checked before (``validate``)."""
     if kind == "assign_officer":
         return _assign(desk, order)
+    if kind in ("promote", "demote"):
+        return _new_rank(desk, kind, order)
     officer = desk.officers.get(order.get("officer", ""))
     bubbles = [b.copy() for b in desk.bubbles]
     for b in bubbles:
@@ -102,6 +106,46 @@ def _judge(desk: Desk, bubble: Bubble, bubbles: list[Bubble], name: str) -> str 
     if problem.startswith("chain of command"):
         name = "officer"
     return f"{name}: {problem}"
+
+
+def _new_rank(desk: Desk, kind: str, order: dict[str, Any]) -> str | None:
+    """R-8.2: a promotion or demotion whose new rank and grade the officer's craft, group or
+    post would not allow (as ``officers._trial`` judges it in the step). Whether it is a
+    promotion at all, and its cost, are the step's to judge."""
+    officer = desk.officers.get(order["officer"])
+    if officer is None:
+        return None
+    rank: int = order.get("rank", officer.rank)
+    grade: int = order.get("grade", officer.grade) if kind == "promote" else officer.grade
+    if kind == "promote" and order.get("tp") is False:
+        grade = officer.grade - (rank - officer.rank)
+    if rank < 1 or not 1 <= grade <= MAX_GRADE:
+        return None
+    trial = officer.copy()
+    trial.rank, trial.grade = rank, grade
+    officers = {**desk.officers, trial.id: trial}
+    problem: str | None = None
+    navy = desk.navy
+    if navy is not None and (craft := navy.craft.get(trial.craft or "")) is not None:
+        problem = aboard_problem(trial, craft, navy)
+    elif navy is not None and (group := desk.groups.get(trial.group or "")) is not None:
+        problem = command_problem(trial, group, navy, officers.values(), desk.limits)
+    else:
+        bubble = next((b.copy() for b in desk.bubbles if _commands(b, trial.id)), None)
+        if bubble is not None:
+            derive_radii(bubble, officers)
+            others = [b.copy() for b in desk.bubbles if b.id != bubble.id]
+            for b in others:
+                derive_radii(b, desk.officers)
+            problem = bubble_problem(bubble, officers, Chart(others))
+    if problem is None:
+        return None
+    name = "rank" if "rank" in order else "grade"
+    return f"{name}: {OVERLAP}" if problem == OVERLAP else f"{name}: {problem}"
+
+
+def _commands(bubble: Bubble, officer: str) -> bool:
+    return any(p.officer == officer for p in posts(bubble))
 
 
 def _assign(desk: Desk, order: dict[str, Any]) -> str | None:

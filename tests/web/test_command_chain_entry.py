@@ -14,7 +14,7 @@ import pytest
 
 from economy import services
 from economy.models import Order
-from powers.models import CommandBubble, FleetGroup, Power
+from powers.models import CommandBubble, Craft, FleetGroup, Power
 from powers.models.command import Officer
 from tests.web.test_command_entry import powers_of
 
@@ -110,3 +110,34 @@ def test_a_sensor_beyond_its_posts_limit_is_refused() -> None:
         terra, {"type": "bubble_sensor", "bubble": "tb", "post": "0101", "hex": "0104"}
     )
     assert errors == ["hex: HQ 0101 of tb may have 6 sensors (rank + grade of h), not 7 (R-8.3)"]
+
+
+def test_a_promotion_or_demotion_the_post_or_craft_would_not_allow_is_refused() -> None:
+    terra = powers_of("402")["terra"]
+    # k commands the outpost 0102 under h (rank 3, grade 3): rank 3, grade 3 is not junior
+    errors = refused(terra, {"type": "promote", "officer": "k", "rank": 3, "grade": 3})
+    assert errors == [
+        "rank: chain of command: k (rank 3, grade 3) may not serve under h (rank 3, grade 3) "
+        "(R-8.2)"
+    ]
+    accepted(terra, {"type": "promote", "officer": "k", "rank": 3, "grade": 2})
+    # h demoted below k's rank and grade breaks it the other way
+    accepted(terra, {"type": "demote", "officer": "h", "rank": 2})  # (2, 3) over (2, 2)
+    errors = refused(terra, {"type": "demote", "officer": "h", "rank": 1})
+    assert errors[0].startswith("rank: chain of command: k (rank 2, grade 2)")
+    # aboard a craft: b (rank 2) aboard f1 may not drop to rank 1
+    terra = powers_of("413")["terra"]
+    Officer.objects.filter(power=terra, key="b").update(
+        craft=Craft.objects.get(campaign=terra.campaign, key="f1")
+    )
+    errors = refused(terra, {"type": "demote", "officer": "b", "rank": 1})
+    assert "larger than rank 1 may be aboard" in errors[0] and errors[0].startswith("rank: f1")
+
+
+def test_a_promotion_whose_wider_radius_would_overlap_says_only_that() -> None:
+    powers = powers_of("404")
+    terra = powers["terra"]
+    # e (grade 1) commands tb's HQ at 0110; at grade 5 its radius reaches vega's hidden bubble
+    errors = refused(terra, {"type": "promote", "officer": "e", "grade": 5})
+    assert errors == ["grade: overlaps another bubble"]
+    accepted(terra, {"type": "promote", "officer": "e", "grade": 2})
