@@ -59,6 +59,9 @@ def entry_problem(desk: Desk, power: str, kind: str, order: dict[str, Any]) -> s
     for b in bubbles:
         derive_radii(b, desk.officers)
     mine = next((b for b in bubbles if b.id == order.get("bubble") and b.power == power), None)
+    posted = officer is not None and any(p.officer == officer.id for b in bubbles for p in posts(b))
+    if posted and kind in ("bubble_hq", "bubble_outpost"):
+        return None  # it commands a post already: the step names that
     if kind == "bubble_hq":
         if officer is None:
             return None
@@ -73,8 +76,8 @@ def entry_problem(desk: Desk, power: str, kind: str, order: dict[str, Any]) -> s
         mine.outposts = (*mine.outposts, Outpost(order["hex"], officer.grade, officer.id))
         return _judge(desk, mine, bubbles, "hex")
     post = post_at(mine, order["post"])
-    if post is None:
-        return f"post: {mine.id} has no HQ or outpost at {order['post']}"
+    if post is None:  # perhaps an outpost set up earlier on the same sheet: resolution judges
+        return None
     if kind == "bubble_sensor":
         if order["hex"] not in post.sensors:
             post.set(sensors=(*post.sensors, order["hex"]))

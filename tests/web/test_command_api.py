@@ -6,10 +6,12 @@ mission against it only once resolved (R-8.4), a user of no campaign a 404 and a
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-from powers.models import CommandBubble, Craft, Design, DesignSystem, MapHex
-from powers.models.command import CommandSettings, Mission
+from powers.models import BubbleOutpost, CommandBubble, Craft, Design, DesignSystem, MapHex
+from powers.models.command import CommandSettings, Mission, Officer, PostOfficer
 from tests.web.factories import World, make_campaign
 from tests.web.test_access import clients
 from tests.web.test_command_secrecy import CANARY, plant
@@ -152,3 +154,30 @@ def test_the_schema_lists_the_command_routes() -> None:
     assert "Officer" in schema["components"]["schemas"]
     assert "Bubble" in schema["components"]["schemas"]
     assert world.campaign.pk
+
+
+def test_the_reads_take_the_same_queries_however_many_bubbles_and_officers(world: World) -> None:
+    client, base = api(world)
+
+    def queries() -> list[int]:
+        out = []
+        for what in ROUTES:
+            with CaptureQueriesContext(connection) as ctx:
+                assert client.get(base + what + "/").status_code == 200
+            out.append(len(ctx))
+        return out
+
+    before = queries()
+    p0 = world.powers[0]
+    for i in range(3):
+        bubble = CommandBubble.objects.create(
+            campaign=world.campaign, key=f"p0-more{i}", power=p0, hq_col=8, hq_row=2 + 3 * i
+        )
+        outpost = BubbleOutpost.objects.create(bubble=bubble, col=9, row=2 + 3 * i)
+        for post in (None, outpost):
+            officer = Officer.objects.create(
+                campaign=world.campaign, key=f"p0-x{i}{post is None}", power=p0, name="X",
+                rank=2, grade=1,
+            )  # fmt: skip
+            PostOfficer.objects.create(bubble=bubble, outpost=post, officer=officer)
+    assert queries() == before

@@ -16,7 +16,7 @@ from economy import services
 from economy.models import Order
 from powers.models import CommandBubble, Craft, FleetGroup, Power
 from powers.models.command import Officer
-from tests.web.test_command_entry import powers_of
+from tests.web.test_command_entry import errors_of, powers_of
 
 pytestmark = pytest.mark.django_db
 
@@ -141,3 +141,13 @@ def test_a_promotion_whose_wider_radius_would_overlap_says_only_that() -> None:
     errors = refused(terra, {"type": "promote", "officer": "e", "grade": 5})
     assert errors == ["grade: overlaps another bubble"]
     accepted(terra, {"type": "promote", "officer": "e", "grade": 2})
+
+
+def test_entry_is_never_stricter_than_resolution() -> None:
+    """A post set up earlier on the same sheet, and an officer commanding a post already, are
+    left to the step (which knows the sheet's order and names the officer's post)."""
+    terra = powers_of("402")["terra"]
+    accepted(terra, {"type": "bubble_outpost", "bubble": "tb", "hex": "0103", "officer": "n"})
+    accepted(terra, {"type": "bubble_sensor", "bubble": "tb", "post": "0103", "hex": "0104"})
+    order = {"type": "bubble_outpost", "bubble": "tb", "hex": "0201", "officer": "k"}
+    assert errors_of(terra, order) == ""
