@@ -14,8 +14,9 @@ from django.core.mail import EmailMessage
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from economy import services
+from economy import mission_outcomes, services
 from economy.models import LedgerLine, Round
+from economy.rounds import RoundNotOpen
 from ftcamp.celery import app as celery_app
 from notices.models import Kind, Notice
 from powers.models import Craft, StarSystem
@@ -164,3 +165,21 @@ def test_the_outcome_is_stored_told_to_both_and_applied_once(
         services.submit_sheet(power=p, actor="t")
     assert services.resolve_round(round_id=Round.objects.get(campaign=world.campaign, number=2).pk)
     assert LedgerLine.objects.filter(rule="R-8.4a").count() == 2
+
+
+def test_no_outcome_while_the_round_is_being_resolved(world: World, organiser: Client) -> None:
+    """The outcome is an input of the next resolution, whole: while one runs, the form says
+    so and nothing is stored (the service takes the open round's lock and re-checks)."""
+    mission = Mission.objects.get(key="p0-m1")
+    Round.objects.filter(campaign=world.campaign, number=1).update(status="resolving")
+    page = organiser.post(url(mission), GOOD)
+    assert page.status_code == 200
+    assert "No round is open" in page.content.decode()
+    mission.refresh_from_db()
+    assert mission.outcome is None
+    with pytest.raises(RoundNotOpen):
+        mission_outcomes.resolve_mission(
+            mission_id=mission.pk, effects=mission_outcomes.Effects("x"), actor="t"
+        )
+    mission.refresh_from_db()
+    assert mission.outcome is None and not Notice.objects.exists()
