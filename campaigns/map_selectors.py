@@ -10,18 +10,21 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 
 from economy.battle_records import battle_hexes
+from economy.command_pages import special_interest
 from economy.engine.hexgrid import Hex
 from economy.engine.rules import map_bounds
 from economy.events import hub_name
 from economy.fleet_selectors import shown
+from powers.db import hex_code
 from powers.maps import (
     HEX_TYPE_LABELS,
     TRAVELLER_NOTICE,
     BubbleView,
     HubArea,
+    InterestMark,
     MapData,
     Marker,
     OwnGroup,
@@ -46,6 +49,7 @@ from powers.models import (
     Static,
     ehex,
 )
+from powers.models.command import CommandSettings, OutpostSensor, PostOfficer
 from trade.models import HubLink, HubNode, Shipment
 
 
@@ -110,7 +114,17 @@ def _public_parts(campaign: Campaign) -> MapData:
         notice=notice,
         size=_size(campaign, hexes),
         battles=tuple(Hex.parse(h) for h in battle_hexes(cid)),
+        interest=_interest(campaign),
     )
+
+
+def _interest(campaign: Campaign) -> InterestMark | None:
+    """R-8.1a: the Area of Special Interest while it is announced or active, with its rounds
+    (public: the announcement is; 1 query)."""
+    view = special_interest(
+        CommandSettings.objects.filter(campaign=campaign).first(), campaign.current_round
+    )
+    return InterestMark(Hex.parse(view.hex), view.words) if view is not None else None
 
 
 def _size(campaign: Campaign, hexes: tuple[tuple[Hex, str], ...]) -> tuple[int, int] | None:
@@ -152,6 +166,7 @@ def private_map(*, power: Power) -> MapData:
         systems=systems,
         markers=public.markers,
         battles=public.battles,
+        interest=public.interest,
         hub_areas=public.hub_areas,
         notice=public.notice,
         size=public.size,
@@ -204,13 +219,16 @@ def _own_hubs(power: Power) -> dict[int, OwnHub]:
 
 
 def _own_bubbles(power: Power) -> tuple[BubbleView, ...]:
+    """The power's bubbles with each post's radius its officer's grade (R-8.3a: derived, the
+    stored radius only for a post with no officer), the HQ's sensors and each outpost's
+    (4 queries)."""
     outposts: dict[int, list[tuple[Hex, int]]] = defaultdict(list)
-    for bubble_id, col, row, radius in (
+    for bubble_id, col, row, radius, grade in (
         BubbleOutpost.objects.filter(bubble__power=power)
-        .values_list("bubble_id", "col", "row", "radius")
+        .values_list("bubble_id", "col", "row", "radius", "officers__officer__grade")
         .order_by("bubble_id", "col", "row")
     ):
-        outposts[bubble_id].append((Hex(col, row), radius))
+        outposts[bubble_id].append((Hex(col, row), grade or radius))
     sensors: dict[int, list[Hex]] = defaultdict(list)
     for bubble_id, col, row in (
         BubbleSensor.objects.filter(bubble__power=power)
@@ -218,10 +236,29 @@ def _own_bubbles(power: Power) -> tuple[BubbleView, ...]:
         .order_by("bubble_id", "col", "row")
     ):
         sensors[bubble_id].append(Hex(col, row))
+    outpost_sensors: dict[int, list[tuple[Hex, Hex]]] = defaultdict(list)
+    for bubble_id, col, row, ocol, orow in (
+        OutpostSensor.objects.filter(outpost__bubble__power=power)
+        .values_list("outpost__bubble_id", "col", "row", "outpost__col", "outpost__row")
+        .order_by("outpost__bubble_id", "col", "row")
+    ):
+        outpost_sensors[bubble_id].append((Hex(col, row), Hex(ocol, orow)))
+    hq_grade = PostOfficer.objects.filter(bubble=OuterRef("pk"), outpost__isnull=True).values(
+        "officer__grade"
+    )[:1]
     return tuple(
-        BubbleView(key, Hex(col, row), radius, tuple(outposts[pk]), tuple(sensors[pk]))
-        for pk, key, col, row, radius in CommandBubble.objects.filter(power=power)
-        .values_list("id", "key", "hq_col", "hq_row", "radius")
+        BubbleView(
+            key,
+            Hex(col, row),
+            grade or radius,
+            tuple(outposts[pk]),
+            tuple(sensors[pk]),
+            tuple(outpost_sensors[pk]),
+            shown(power, key),
+        )
+        for pk, key, col, row, radius, grade in CommandBubble.objects.filter(power=power)
+        .annotate(grade=Subquery(hq_grade))
+        .values_list("id", "key", "hq_col", "hq_row", "radius", "grade")
         .order_by("key")
     )
 
@@ -370,6 +407,12 @@ def private_hex(*, power: Power, hexagon: Hex) -> HexPanel:
         for key in BubbleSensor.objects.filter(bubble__power=power, **at)
         .order_by("bubble__key")
         .values_list("bubble__key", flat=True)
+    ]
+    posts += [
+        f"sensor of bubble {shown(power, key)}, from its outpost {hex_code(col, row)}"
+        for key, col, row in OutpostSensor.objects.filter(outpost__bubble__power=power, **at)
+        .order_by("outpost__bubble__key")
+        .values_list("outpost__bubble__key", "outpost__col", "outpost__row")
     ]
     return HexPanel(
         hex=public.hex,

@@ -60,6 +60,7 @@ def _page(
         "hex_url": hex_url,
         "private": data.private,
         "notice": data.notice,
+        "interest": data.interest,
     }
     return render(request, "maps/map.html", context)
 

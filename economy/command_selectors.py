@@ -39,11 +39,16 @@ from powers.models.command import (
 _MADE_BY = {"officers": "commission", "bubbles": "bubble_hq", "diplomats": "appoint_diplomat"}
 
 
+def _named(power: Power, key: str, name: str) -> str:
+    """The engine names a character commissioned without a name by its (stored) id."""
+    return name if name and name != key else shown(power, key)
+
+
 def command_choices(power: Power) -> dict[str, list[tuple[str, str]]]:
     made = sheet_payloads(power, *_MADE_BY.values())
     out = {
         "officers": [
-            (o.key, f"{o.name or shown(power, o.key)} (rank {o.rank}, grade {o.grade})")
+            (o.key, f"{_named(power, o.key, o.name)} (rank {o.rank}, grade {o.grade})")
             for o in Officer.objects.filter(power=power).order_by("key")
         ],
         "bubbles": [
@@ -51,7 +56,7 @@ def command_choices(power: Power) -> dict[str, list[tuple[str, str]]]:
             for b in CommandBubble.objects.filter(power=power).order_by("key")
         ],
         "diplomats": [
-            (d.key, d.name or shown(power, d.key))
+            (d.key, _named(power, d.key, d.name))
             for d in Diplomat.objects.filter(power=power).order_by("key")
         ],
     }

@@ -421,8 +421,7 @@ COMMAND_TYPES: dict[str, OrderType] = {
         "Commission an officer",
         "Support 5.1, R-8.2",
         (_new_id("New officer id"), _int("rank", "Rank"), _int("grade", "Grade (1-10)"), _NAME),
-        "Costs TP by rank and grade from your bank in the Support Phase; paid each round from "
-        "the round after.",
+        "All or nothing when the round resolves: a bank short of either refuses the commission.",
     ),
     "promote": OrderType(
         "Promote an officer",
@@ -433,14 +432,15 @@ COMMAND_TYPES: dict[str, OrderType] = {
             _int("grade", "New grade", help="optional"),
             Field("tp", "Pay in TP", "bool", help="instead of a roll"),
         ),
+        "Paid from your bank when the round resolves; nothing is refunded.",
     ),
     "demote": OrderType(
         "Demote an officer",
         "Support 5.1, R-8.2",
         (_OFFICER, _int("rank", "New rank")),
-        "Free; a demotion by choice costs the officer's rolls a penalty for a while.",
+        "Free; the penalty is shown on the Command page until its last round.",
     ),
-    "dismiss": OrderType("Dismiss an officer", "Support 5.1, R-8.2", (_OFFICER,)),
+    "dismiss": OrderType("Dismiss an officer", "Support 5.1, R-8.2", (_OFFICER,), "Free."),
     "assign_officer": OrderType(
         "Put an officer aboard a craft or in command of a group",
         "Support 5.1, R-8.2",
@@ -454,18 +454,20 @@ COMMAND_TYPES: dict[str, OrderType] = {
         "Set up a command bubble's HQ",
         "Support 5.2, R-8.3",
         (_new_id("New bubble id"), Field("hex", "HQ hex", "hex", help="XXYY"), _OFFICER),
-        "Costs Ore to set up (R-8.3); its radius is its officer's grade.",
+        "The Ore comes from the hub pool covering the HQ, else the stockpile of its system.",
     ),
     "bubble_outpost": OrderType(
         "Add an outpost to a bubble",
         "Support 5.2.1, R-8.3",
         (_BUBBLE, Field("hex", "Outpost hex", "hex", help="XXYY"), _OFFICER),
+        "The Ore comes from the hub pool covering the HQ, else the stockpile of its system.",
     ),
     "bubble_sensor": OrderType(
         "Place a sensor",
         "Support 5.2.2, R-8.3",
         (_BUBBLE, _POST, Field("hex", "Sensor hex", "hex", help="XXYY")),
-        "Costs Ore to place and Ore each round to keep (R-8.3).",
+        "The Ore, to place and to keep, comes from the hub pool covering the HQ, else the "
+        "stockpile of its system.",
     ),
     "post_officer": OrderType(
         "Post an officer to a bubble's HQ or outpost",
@@ -481,6 +483,7 @@ COMMAND_TYPES: dict[str, OrderType] = {
         "Embark researchers",
         "Support 4.3.2, R-8.1",
         (_ref("craft", "Aboard craft", "own_craft"), _int("pl", "PL")),
+        "Costs the PL put aboard, all or nothing; they stay aboard until moved.",
     ),
     "appoint_diplomat": OrderType(
         "Appoint a diplomat",
@@ -488,7 +491,9 @@ COMMAND_TYPES: dict[str, OrderType] = {
         (_new_id("New diplomat id"), _ref("craft", "Aboard craft", "own_craft"), _NAME),
     ),
     "recall_diplomat": OrderType(
-        "Recall a diplomat", "Support 4.4.1, R-8.4", (_ref("diplomat", "Diplomat", "diplomats"),)
+        "Recall a diplomat",
+        "Support 4.4.1, R-8.4",
+        (_ref("diplomat", "Diplomat", "diplomats"),),
     ),
     "diplomatic_mission": OrderType(
         "Send a diplomat on a mission",
@@ -503,8 +508,8 @@ COMMAND_TYPES: dict[str, OrderType] = {
             _int("tp", "TP spent", help="optional"),
             _int("pl", "PL spent", help="optional"),
         ),
-        "Spends the Gal, TP and PL given from your bank and stockpiles; the admin decides the "
-        "outcome, applied at the start of the next resolution.",
+        "The Gal and TP come from your bank and the PL from where it reaches the diplomat's "
+        "craft; nothing comes back whatever the outcome.",
     ),
 }
 ORDER_TYPES.update(COMMAND_TYPES)
@@ -683,17 +688,19 @@ _ABOUT: dict[str, tuple[str, str]] = {
     ),
     "promote": (
         "support.5.1",
-        "Raises an officer's rank or grade, paying the difference in Gal and TP; promoting by "
-        "rank without the TP lowers the grade instead.",
+        "Raises an officer's rank or grade, paying the difference: 50 Gal a rank and 50 TP a "
+        "rank or grade. Promoting by rank without the TP costs only the Gal and lowers the "
+        "grade by one a rank instead; the officer's pay rises with its rank.",
     ),
     "demote": (
         "support.5.1",
-        "Lowers an officer's rank. No refund, and the officer's rolls take a penalty for a few "
-        "rounds (none at grade 9 or 10).",
+        "Lowers an officer's rank and its pay. No refund, and the officer's rolls take −1 per "
+        "rank demoted for 9 − grade rounds (none at grade 9 or 10).",
     ),
     "dismiss": (
         "support.5.1",
-        "Ends an officer's service and pay; a post the officer commanded needs another officer.",
+        "Ends an officer's service and pay: no refund; a post the officer commanded needs "
+        "another officer.",
     ),
     "assign_officer": (
         "support.5.1",
@@ -718,8 +725,9 @@ _ABOUT: dict[str, tuple[str, str]] = {
     ),
     "post_officer": (
         "support.5.2",
-        "Gives a bubble's HQ or outpost a new commanding officer; the one replaced goes to the "
-        "reserve. Free.",
+        "Gives a bubble's HQ or outpost a new commanding officer, whose grade becomes the post's "
+        "radius; the one replaced goes to the reserve. An officer of the same bubble moves "
+        "within its own radius. Free.",
     ),
     "patrol": (
         "support.5.2",
@@ -728,20 +736,26 @@ _ABOUT: dict[str, tuple[str, str]] = {
     ),
     "researchers": (
         "support.3.3",
-        "Puts PL aboard a craft's passenger space as researchers, from PL reaching its hex; "
-        "groups on Hold-Research with researchers earn TP by where they are.",
+        "Puts PL aboard a craft's passenger space as researchers, from PL reaching its hex. A "
+        "group on Hold-Research earns, per craft, floor(research ÷ 10) × floor(researchers ÷ "
+        "25) × a factor TP: 0 in a system, 1 in deep space, 2 in a dust cloud, 5 in an active "
+        "Area of Special Interest.",
     ),
     "appoint_diplomat": (
         "support.4.4",
         "Appoints a diplomat aboard one of your craft. Free; a group carrying one may engage only "
         "in defence.",
     ),
-    "recall_diplomat": ("support.4.4", "Recalls a diplomat: it leaves the campaign. Free."),
+    "recall_diplomat": (
+        "support.4.4",
+        "Recalls a diplomat: it leaves the campaign, and its group may engage again. Free.",
+    ),
     "diplomatic_mission": (
         "support.4.4",
-        "Sends a diplomat at another power's system on a mission; the Gal, TP and PL you spend "
-        "are charged now and the admin writes the outcome, applied at the start of the next "
-        "resolution.",
+        "Sends a diplomat at another power's system on a mission (one per target Homeworld or "
+        "Primary a round); the Gal, TP and PL you choose to spend are charged when the round "
+        "resolves, and the admin writes the outcome, applied at the start of the next "
+        "resolution. The target learns of it only then.",
     ),
 }
 ORDER_TYPES = {

@@ -5,7 +5,7 @@ power data takes the power and returns only that power's part."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,7 +204,24 @@ def unavailable(power: Power, choices: Choices | None = None) -> dict[str, str]:
     unless(c.get("orbiting"), "no finished craft waits in orbit", "form_group")
     unless(c.get("crewed") or c.get("craft"), "you have no groups or craft", "crew")
     unless(c.get("supplied"), "you have no groups or statics", "supply_ep")
+    _command_unavailable(c, bool(held), unless)  # issue 16
     return why
+
+
+def _command_unavailable(c: Choices, held: bool, unless: Callable[..., None]) -> None:
+    """The command order types a power cannot use now (Support §3.3, §4.4, §5; R-8): an
+    officer commissioned on this round's sheet counts, as the engine lets it serve at once."""
+    officers = ("promote", "demote", "dismiss", "assign_officer", "post_officer")
+    unless(c.get("officers"), "you have no officers: commission one first", *officers)
+    unless(c.get("officers"), "an HQ needs an officer: commission one first", "bubble_hq")
+    unless(held or c.statics, "an HQ needs a system you hold or a static", "bubble_hq")
+    posts = ("bubble_outpost", "bubble_sensor", "post_officer", "patrol")
+    unless(c.get("bubbles"), "you have no command bubbles: set up an HQ first", *posts)
+    unless(c.get("officers"), "an outpost needs an officer", "bubble_outpost")
+    unless(c.groups, "you have no fleet groups", "patrol")
+    unless(c.get("own_craft"), "you have no craft", "researchers", "appoint_diplomat")
+    unless(c.get("diplomats"), "you have no diplomats", "recall_diplomat", "diplomatic_mission")
+    unless(c.other_powers, "there is no other power", "diplomatic_mission")
 
 
 def loyalty_drains(power: Power) -> list[str]:

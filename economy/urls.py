@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from economy import battle_views, fleet_views, pact_views, views
+from economy import battle_views, command_views, fleet_views, pact_views, views
 
 
 class LedgerFormat:
@@ -30,6 +30,7 @@ urlpatterns = [
     path(P + "declare/<str:group_key>/", views.declare, name="declare"),
     path(P + "fleet/", fleet_views.fleet, name="fleet"),
     path(P + "battles/", battle_views.battles, name="battles"),
+    path(P + "command/", command_views.command, name="command"),
     path(P + "pacts/propose/", pact_views.pact_propose, name="pact-propose"),
     path(P + "pacts/act/", pact_views.pact_act, name="pact-act"),
     path(P + "battles/enter/", battle_views.battle_enter, name="battle-enter"),

@@ -84,13 +84,17 @@ class OwnHub:
 
 @dataclass(frozen=True, slots=True)
 class BubbleView:
-    """A command bubble of the viewing power: HQ and outposts with their radius, and sensors."""
+    """A command bubble of the viewing power: HQ and outposts with their radius (R-8.3a: the
+    grade of the officer commanding each), the HQ's sensors and each outpost's sensors
+    (``(sensor, outpost)``); ``name`` is how the player typed its id."""
 
     key: str
     hq: Hex
     radius: int
     outposts: tuple[tuple[Hex, int], ...] = ()
     sensors: tuple[Hex, ...] = ()
+    outpost_sensors: tuple[tuple[Hex, Hex], ...] = ()
+    name: str = ""
 
     @property
     def coverage(self) -> frozenset[Hex]:
@@ -140,6 +144,14 @@ class PrivateLayer:
 
 
 @dataclass(frozen=True, slots=True)
+class InterestMark:
+    """R-8.1a: the Area of Special Interest, public while announced or active."""
+
+    hex: Hex
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class MapData:
     title: str
     powers: dict[str, PowerView]
@@ -152,6 +164,7 @@ class MapData:
     notice: str = ""  # attribution of the map's data, when it came from Traveller sector files
     size: tuple[int, int] | None = None  # the map bounds (cols, rows): nothing outside is drawn
     battles: tuple[Hex, ...] = ()  # R-10.6: where a battle was fought (a marker, no contents)
+    interest: InterestMark | None = None  # R-8.1a: public while announced or active
 
 
 def ring_area(members: Iterable[Hex]) -> frozenset[Hex]:
@@ -179,6 +192,8 @@ def bounds(data: MapData) -> tuple[int, int, int, int]:
     add(s.hex for s in data.systems)
     add(m.hex for m in data.markers)
     add(data.extra_hexes)
+    if data.interest is not None:
+        add((data.interest.hex,))
     for area in data.hub_areas:
         add(area.hexes)
     if data.private:
@@ -236,12 +251,15 @@ _STYLE = (
     "text{font-family:system-ui,sans-serif;fill:#e5e7eb;text-anchor:middle}"
     ".name{font-size:7px}.code{font-size:5.5px;fill:#8c96ad}.lr{font-size:6px;fill:#ffd866}"
     ".counter{stroke:#0b1020;stroke-width:.8}.count{font-size:5.5px;fill:#fff}"
+    ".asi{fill:none;stroke:#e879f9;stroke-width:2.5;stroke-dasharray:4 2}"
+    ".asi-label{font-size:6px;fill:#f5d0fe}"
 )
 # Styles of the private layer: only in a private map, so the public one does not even name it.
 _PRIVATE_STYLE = (
     ".bubble{fill-opacity:.08;stroke-width:1.5;stroke-dasharray:5 3;fill-rule:evenodd}"
     ".link{stroke-width:2}.route{stroke:#ffd866;stroke-width:1.5;stroke-dasharray:2 2}"
     ".node{fill:none;stroke-width:1.5}.sensor{fill:#ffd866}"
+    ".outpost-sensor{fill:none;stroke:#ffd866;stroke-width:1.2}"
     ".own-group rect{fill:#0b1020;stroke-width:1.2}.own-group text{font-size:6px;fill:#fff}"
     ".own-group.oos rect{stroke:#ff5a4f;stroke-dasharray:2 1.5}.own-group.oos text{fill:#ff9c94}"
 )
@@ -305,6 +323,15 @@ def render_svg(data: MapData, *, size: float = HEX_SIZE, hex_url: str = "") -> s
         )
     out.append("</g>")
 
+    if data.interest is not None:  # R-8.1a: public, with its rounds
+        mark = data.interest
+        cx, cy = centre_px(mark.hex, size)
+        out.append(
+            f'<g class="special-interest" data-hex="{mark.hex}"><title>{_e(mark.label)}</title>'
+            f'<polygon class="asi" points="{_hex_polygon(mark.hex, size)}"/>'
+            f'<text class="asi-label" x="{_f(cx)}" y="{_f(cy + size / 2 + 3)}">ASI</text></g>'
+        )
+
     if data.private:
         out.extend(_private_layer(data.private, colour, size))
 
@@ -366,13 +393,14 @@ def _private_layer(layer: PrivateLayer, colour: dict[str, str], size: float) -> 
     for b in layer.bubbles:
         out.append(
             f'<g class="bubble-set" data-bubble="{_e(b.key)}"><title>Command bubble '
-            f"{_e(b.key)} (HQ {b.hq}, radius {b.radius})</title>"
+            f"{_e(b.name or b.key)} (HQ {b.hq}, radius {b.radius})</title>"
             f'<path class="bubble" fill="{c}" stroke="{c}" d="{_loops_path(b.coverage, size)}"/>'
         )
         hx, hy = centre_px(b.hq, size)
         out.append(
             f'<rect class="hq" x="{_f(hx - 4)}" y="{_f(hy + 5)}" width="8" height="8" '
-            f'fill="none" stroke="{c}" stroke-width="1.5"><title>HQ {b.hq}</title></rect>'
+            f'fill="none" stroke="{c}" stroke-width="1.5"><title>HQ {b.hq} (radius {b.radius})'
+            "</title></rect>"
         )
         for o, radius in b.outposts:
             ox, oy = centre_px(o, size)
@@ -384,7 +412,14 @@ def _private_layer(layer: PrivateLayer, colour: dict[str, str], size: float) -> 
             sx, sy = centre_px(s, size)
             out.append(
                 f'<circle class="sensor" cx="{_f(sx + size / 2)}" cy="{_f(sy - size / 3)}" '
-                f'r="2"><title>Sensor {s}</title></circle>'
+                f'r="2"><title>Sensor {s} of the HQ {b.hq}</title></circle>'
+            )
+        for s, o in b.outpost_sensors:  # R-8.3a: an outpost's own sensors, a ring
+            sx, sy = centre_px(s, size)
+            out.append(
+                f'<circle class="sensor outpost-sensor" cx="{_f(sx + size / 2)}" '
+                f'cy="{_f(sy - size / 3)}" r="2"><title>Sensor {s} of the outpost {o}</title>'
+                "</circle>"
             )
         out.append("</g>")
     out.append("</g>")

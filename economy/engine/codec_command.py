@@ -125,7 +125,7 @@ def _patrols(
 ) -> tuple[str, ...]:
     out = []
     for i, gid in enumerate(post.list("patrols")):
-        if group_owner.get(gid) != power or gid in patrolling:
+        if not isinstance(gid, str) or group_owner.get(gid) != power or gid in patrolling:
             raise CaseError(f"{post.at('patrols')}[{i}]", f"no free group {gid!r} of {power}")
         patrolling.add(gid)
         out.append(gid)

@@ -165,7 +165,7 @@ class _Context:
     def power_list(self, item: _Reader, key: str) -> list[str]:
         out = []
         for i, who in enumerate(item.list(key)):
-            if who not in self.powers:
+            if not isinstance(who, str) or who not in self.powers:
                 raise CaseError(f"{item.at(key)}[{i}]", f"unknown power {who!r}")
             out.append(who)
         return out

@@ -218,6 +218,8 @@ def test_expect_rejected_reason_must_appear_in_the_error() -> None:
         (["state", "groups"], [{"id": "g", "power": "terra", "hex": "0101",
                                 "engages": ["ghost"]}], "state.groups[0].engages[0]"),
         (["state", "groups"], [{"id": "g", "power": "terra", "hex": "0101",
+                                "engages": [["terra"]]}], "state.groups[0].engages[0]"),
+        (["state", "groups"], [{"id": "g", "power": "terra", "hex": "0101",
                                 "defending": 1}], "state.groups[0].defending"),
     ],
 )  # fmt: skip
@@ -273,15 +275,16 @@ def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-# 007, and cases carrying the newer keys: lost, waiting_for, engages/defending, map.size, fleet
+# 007, and cases carrying the newer keys: lost, waiting_for, engages/defending, map.size, fleet,
+# battle records, officers, bubbles with posts and patrols, diplomats, missions with outcomes
 BASES = [CASE_007] + [
     json.loads(next(CASES.glob(f"{n}-*.json")).read_text())
-    for n in ("077", "088", "090", "091", "204", "211")
+    for n in ("077", "088", "090", "091", "204", "211", "305", "402", "406", "411", "412")
 ]
 PATHS = [(i, path) for i, base in enumerate(BASES) for path in _paths(base)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(where=st.sampled_from(PATHS), value=JSON)
 def test_any_corruption_is_a_case_error_or_a_clean_run(
     where: tuple[int, tuple[Any, ...]], value: Any

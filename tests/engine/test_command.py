@@ -101,6 +101,7 @@ def test_radius_is_derived_from_the_officers_grade() -> None:
         (["bubbles", 0, "officer"], "ghost", "state.bubbles[0].officer"),
         (["bubbles", 0, "outposts", 0, "officer"], "ghost", "state.bubbles[0].outposts[0].officer"),
         (["bubbles", 0, "officer"], "k", "state.bubbles[0].officer"),  # posted at the outpost
+        (["bubbles", 0, "patrols"], [["g"]], "state.bubbles[0].patrols[0]"),  # not a key
         (["special_interest"], {"hex": "0101", "announced": 3, "starts": 3, "ends": 4},
          "state.special_interest.starts"),
         (["command"], {"special_interest_chance": 101}, "state.command.special_interest_chance"),

@@ -54,6 +54,7 @@ POLICY = {
     "declare": "owner",
     "fleet": "owner",
     "battles": "owner",
+    "command": "owner",  # issue 16: the Command page
     "battle-enter": "owner",
     "battle-act": "owner",
     "pact-propose": "owner",

@@ -438,4 +438,5 @@ def test_query_counts_do_not_grow_with_the_campaign(client: Client) -> None:
         ]
         counts.append(row)
     assert counts[0] == counts[1]
-    assert counts[0][1] <= 8  # campaign, powers, hexes, systems, groups, statics, nodes
+    # campaign, powers, hexes, systems, groups, statics, nodes, battles, special interest
+    assert counts[0][1] <= 9

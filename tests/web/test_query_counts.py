@@ -38,10 +38,10 @@ PAGES = {
     "projection, again (cached state)": (200, 11),
     "projection API, again": (200, 8),
     "dashboard": (200, 15),  # with issue 18's whose turn
-    "public map": (200, 10),
-    "public map SVG": (200, 10),
-    "private map": (200, 18),
-    "private map SVG": (200, 18),
+    "public map": (200, 11),  # issue 16: the Area of Special Interest (R-8.1a)
+    "public map SVG": (200, 11),
+    "private map": (200, 20),  # and the outposts' sensors (R-8.3a)
+    "private map SVG": (200, 20),
 }
 WRITES = {
     "add_order (API)": (201, 11),
