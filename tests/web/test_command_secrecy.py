@@ -129,6 +129,8 @@ def test_the_owner_sees_them(world: World) -> None:
     )
     seen += body(owner.get(reverse("report", args=[world.campaign.pk, "p0", 1])))
     assert set(leaks(seen)) == {*SECRETS, *HEXES}
+    svg = body(owner.get(reverse("map-private-svg", args=[world.campaign.pk, "p0"])))
+    assert set(leaks(svg)) == {CANARY, *HEXES}  # its own map draws the bubble
 
 
 def test_no_route_shows_them_to_anyone_else(world: World) -> None:
