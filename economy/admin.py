@@ -3,14 +3,18 @@ extend the deadline, pause and unpause, roll back — each an audited service ca
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from economy import battle_records, services
-from economy.models import AuditEvent, Round
+from economy import battle_records, mission_outcomes, services
+from economy.models import AuditEvent, Round, RoundStatus
 from ftcamp.errors import DomainError
 from powers.models import BattleCraft, BattleParty, BattleRecord
+from powers.models.command import Mission
 
 
 @admin.register(Round)
@@ -134,3 +138,116 @@ class BattleRecordAdmin(admin.ModelAdmin[BattleRecord]):
                 self.message_user(request, f"{record.key}: {exc}", messages.ERROR)
             else:
                 self.message_user(request, f"{record.key} confirmed.", messages.SUCCESS)
+
+
+# --- diplomatic missions: the organiser's outcome (R-8.4, R-8.4a; issue 16) --------------------
+
+#: the outcome's fields (mission_outcomes.OutcomeInvalid) -> the form's
+OUTCOME_FIELDS = {
+    "text": "outcome_text",
+    "reveal": "reveal",
+    "moves": "moves",
+    "loyalty": "loyalty",
+}
+
+
+class MissionOutcomeForm(forms.ModelForm[Mission]):
+    """R-8.4a: the outcome text and effects from the fixed list, each checked against the
+    mission's campaign with the field and line named."""
+
+    outcome_text = forms.CharField(
+        label="Outcome",
+        widget=forms.Textarea(attrs={"rows": 4}),
+        max_length=mission_outcomes.MAX_TEXT,
+        help_text="What happened, in words. Sent to the target's and the sender's players.",
+    )
+    reveal = forms.CharField(
+        label="Facts revealed to the sender",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One fact per line, e.g. 'Hub hub1 of p1 runs through 0401, 0402'.",
+    )
+    moves = forms.CharField(
+        label="Resources moved",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=(
+            "One move per line: resource amount from to, e.g. 'gal 50 p1 p0'. Gal and TP move "
+            "between powers' banks (power keys); Ore, Bio and PL between hubs or systems "
+            "(their keys). At most what the source has moves; each move is a ledger line."
+        ),
+    )
+    loyalty = forms.CharField(
+        label="Loyalty changes",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One per line: system change, e.g. 's1-0 -2' (kept within 0 and the max LR).",
+    )
+
+    class Meta:
+        model = Mission
+        fields: list[str] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        outcome = self.instance.outcome if self.instance.pk else None
+        if outcome:
+            self.initial.update(
+                outcome_text=outcome["text"],
+                reveal="\n".join(outcome["reveal"]),
+                moves="\n".join(
+                    f"{m['resource']} {m['amount']} {m['from']} {m['to']}" for m in outcome["moves"]
+                ),
+                loyalty="\n".join(f"{lr['system']} {lr['change']}" for lr in outcome["loyalty"]),
+            )
+
+    def effects(self) -> mission_outcomes.Effects:
+        d = self.cleaned_data
+        return mission_outcomes.Effects(
+            d.get("outcome_text", ""), d.get("reveal", ""), d.get("moves", ""), d.get("loyalty", "")
+        )
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean()
+        try:
+            mission_outcomes.parse_outcome(mission=self.instance, effects=self.effects())
+        except mission_outcomes.OutcomeInvalid as exc:
+            for name, problems in exc.field_errors.items():
+                for problem in problems:
+                    self.add_error(OUTCOME_FIELDS[name], problem)
+        if not Round.objects.filter(
+            campaign_id=self.instance.campaign_id, status=RoundStatus.OPEN
+        ).exists():
+            self.add_error(None, "No round is open: record the outcome once the next one opens.")
+        return data
+
+
+@admin.register(Mission)
+class MissionAdmin(admin.ModelAdmin[Mission]):
+    """R-8.4: the organiser picks a declared mission and records its outcome (R-8.4a); it is
+    applied at the start of the next resolution, and the mission then leaves the list."""
+
+    form = MissionOutcomeForm
+    list_display = ("key", "campaign", "power", "target", "kind", "declared", "resolved")
+    list_filter = ("campaign", "kind")
+    list_select_related = ("campaign", "power", "target")
+    search_fields = ("key", "power__name", "target__name")
+    readonly_fields = ("key", "campaign", "power", "diplomat", "target", "kind", "declared",
+                       "system", "spent")  # fmt: skip
+    fields = (*readonly_fields, "outcome_text", "reveal", "moves", "loyalty")
+
+    @admin.display(boolean=True, description="resolved")
+    def resolved(self, obj: Mission) -> bool:
+        return obj.outcome is not None
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # declared by players (R-8.4)
+
+    def save_model(
+        self, request: HttpRequest, obj: Mission, form: MissionOutcomeForm, change: bool
+    ) -> None:
+        mission_outcomes.resolve_mission(
+            mission_id=obj.pk,
+            effects=form.effects(),
+            actor=f"admin:{request.user.get_username()}",
+        )

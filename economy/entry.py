@@ -28,12 +28,17 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Model, Q
 
+from economy.engine.command_entry import CHECKED as CHAIN_CHECKED
+from economy.engine.command_entry import Desk, entry_problem
+from economy.engine.command_state import Officer as OfficerState
+from economy.engine.navy import Navy
 from economy.engine.state import CAPACITIES
 from economy.engine.validate import COMMAND_FIELDS, FIELDS, PROMISES, Catalog, FleetCatalog
 from economy.models import Order, RoundStatus
 from economy.orderforms import ORDER_TYPES, Field
+from economy.snapshot import load_bubbles, load_power_fleet
 from powers.models import (
     Build,
     CommandBubble,
@@ -512,6 +517,55 @@ def _catalog_sql(size: int) -> str:
             part(Consumable, "consumable", key="kind"),
         ]
     )
+
+
+# --- the chain of command at entry (R-2b, R-8.2, R-8.3; issue 16) ----------------------------
+
+
+def command_errors(power: Power, stored: dict[str, Any]) -> list[str]:
+    """The chain of command of an officer's assignment or a bubble's post as things stand,
+    judged by the engine's own rules (``economy.engine.command_entry``); [] for other orders.
+    Every power's bubbles are read to judge an overlap, and never shown: the refusal says only
+    "overlaps another bubble" (R-8.3a)."""
+    kind = stored.get("type")
+    if kind not in CHAIN_CHECKED:
+        return []
+    problem = entry_problem(command_desk(power, str(kind)), power.key, str(kind), stored)
+    return [problem] if problem else []
+
+
+def command_desk(power: Power, kind: str) -> Desk:
+    """The officers (the power's, those commissioned on its sheet, and every power's posted
+    ones, whose grades are their posts' radii), every bubble with its posts, and for an
+    assignment the power's fleet and the campaign's group limits."""
+    cid = power.campaign_id
+    officers = {
+        o.key: OfficerState(
+            o.key,
+            o.power.key,
+            o.name,
+            o.rank,
+            o.grade,
+            o.craft.key if o.craft else None,
+            o.group.key if o.group else None,
+        )
+        for o in Officer.objects.filter(campaign_id=cid)
+        .filter(Q(power=power) | Q(post__isnull=False))
+        .select_related("power", "craft", "group")
+    }
+    for payload in Order.objects.filter(
+        sheet__power=power, sheet__round__status=RoundStatus.OPEN, payload__type="commission"
+    ).values_list("payload", flat=True):
+        rank, grade, key = payload.get("rank"), payload.get("grade"), payload.get("id")
+        if isinstance(key, str) and isinstance(rank, int) and isinstance(grade, int):
+            officers.setdefault(key, OfficerState(key, power.key, key, rank, grade))
+    desk = Desk(officers, load_bubbles(cid) if kind != "assign_officer" else [])
+    if kind in ("assign_officer", "promote", "demote"):
+        state = load_power_fleet(power)
+        desk.groups = {g.id: g for g in state.groups}
+        desk.navy = Navy(state, desk.groups, {s.id: s for s in state.statics})
+        desk.limits = state.fleet.group_limits
+    return desk
 
 
 # --- the API's schema ---------------------------------------------------------------------

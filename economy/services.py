@@ -102,7 +102,8 @@ def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) 
         catalog = entry.catalog_for(power, stored)
         if str(stored.get("type")) in NAMES_FLEET:
             after_pacts(catalog, pact_fleet(power.campaign_id))
-    return check_order(catalog, power.key, stored)
+    errors = check_order(catalog, power.key, stored)
+    return errors or entry.command_errors(power, stored)
 
 
 def _assets(power: Power) -> int:

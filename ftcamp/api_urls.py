@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from economy import api as economy_api
-from economy import battle_api, pact_api
+from economy import battle_api, command_api, pact_api
 from powers import api as powers_api
 from trade import api as trade_api
 
@@ -40,5 +40,11 @@ urlpatterns = [
     path(C + "battles/<str:key>/", battle_api.BattleAnswer.as_view(), name="api-battle"),
     path(C + "pacts/", pact_api.Pacts.as_view(), name="api-pacts"),
     path(C + "pacts/<str:key>/", pact_api.PactAnswer.as_view(), name="api-pact"),
+    path(C + "officers/", command_api.MyOfficers.as_view(), name="api-officers"),
+    path(C + "bubbles/", command_api.MyBubbles.as_view(), name="api-bubbles"),
+    path(C + "diplomats/", command_api.MyDiplomats.as_view(), name="api-diplomats"),
+    path(C + "missions/", command_api.MyMissions.as_view(), name="api-missions"),
+    path(C + "research-craft/", command_api.MyResearchCraft.as_view(), name="api-research"),
+    path(C + "special-interest/", command_api.SpecialInterest.as_view(), name="api-interest"),
     path("", include("trade.api_urls")),
 ]

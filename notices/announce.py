@@ -75,3 +75,9 @@ def battle_record_proposed(
             "powers": list(power_ids),
         },
     )
+
+
+def mission_resolved(mission_id: int) -> None:
+    """The organiser has recorded the outcome of diplomatic mission ``mission_id`` (R-8.4):
+    the players of its target and of its sender are told, and nobody else."""
+    _after_commit("mission_resolved", {"mission": mission_id})

@@ -17,6 +17,10 @@ class Kind(models.TextChoices):
     AGREEMENT_PROPOSED = "agreement_proposed", "An agreement is proposed to me"
     BATTLE_RECORD = "battle_record", "A battle record awaits my confirmation"
     MOTION_OPENED = "motion_opened", "A UN motion is put before the committee"
+    MISSION_RESOLVED = (
+        "mission_resolved",
+        "A diplomatic mission of mine, or against my power, is resolved by the organiser",
+    )
 
 
 class EmailState(models.TextChoices):
@@ -69,6 +73,7 @@ class NoticeSettings(models.Model):
     email_agreement_proposed = models.BooleanField(default=True)
     email_battle_record = models.BooleanField(default=True)
     email_motion_opened = models.BooleanField(default=True)
+    email_mission_resolved = models.BooleanField(default=True)
     feed_token = models.CharField(max_length=64, unique=True, default=new_feed_token)
 
     class Meta:

@@ -30,6 +30,7 @@ from economy.models import OrderSheet, Round, RoundStatus, SheetStatus
 from economy.selectors import Statement, round_statement
 from notices.models import EmailState, Kind, Notice, NoticeSettings, new_feed_token
 from powers.models import Campaign, Invitation, Membership, Power
+from powers.models.command import Mission
 from trade.models import Agreement, AgreementEvent, Motion
 
 log = logging.getLogger(__name__)
@@ -249,12 +250,54 @@ def _battle_record(payload: dict[str, Any]) -> list[Draft]:
     ]
 
 
+def _mission_resolved(payload: dict[str, Any]) -> list[Draft]:
+    """R-8.4: only the target learns of a mission, when the organiser resolves it; the sender
+    is told its outcome. The words name the two powers, the kind of mission and the outcome's
+    text: never the diplomat, the costs, nor the facts revealed to the sender."""
+    mission = (
+        Mission.objects.select_related("power", "target", "campaign")
+        .filter(pk=payload["mission"], outcome__isnull=False)
+        .first()
+    )
+    if mission is None:
+        return []
+    sender, target, campaign = mission.power, mission.target, mission.campaign
+    kind = mission.get_kind_display()
+    text = str((mission.outcome or {}).get("text", ""))
+    told = {
+        target.pk: (
+            f"{sender.name} sent a diplomatic mission against {target.name}",
+            f"In round {mission.declared} of {campaign.name}, {sender.name} sent a diplomatic "
+            f"mission ({kind}) against {target.name}. The organiser's outcome: {text}",
+        ),
+        sender.pk: (
+            f"Your diplomatic mission against {target.name} is resolved",
+            f"The organiser of {campaign.name} has resolved {sender.name}'s diplomatic mission "
+            f"({kind}) against {target.name}, declared in round {mission.declared}: {text} "
+            "Its effects apply when the current round is resolved; your statement shows them.",
+        ),
+    }
+    return [
+        Draft(
+            m.user_id,
+            campaign.pk,
+            Kind.MISSION_RESOLVED,
+            f"mission:{mission.pk}:resolved",
+            told[m.power_id][0],
+            told[m.power_id][1],
+            reverse("dashboard", args=[campaign.pk, m.power.key]),
+        )
+        for m in _players(told)
+    ]
+
+
 BUILDERS = {
     "round_resolved": _round_resolved,
     "deadline_soon": _deadline_soon,
     "agreement_proposed": _agreement_proposed,
     "motion_opened": _motion_opened,
     "battle_record": _battle_record,
+    "mission_resolved": _mission_resolved,
 }
 
 

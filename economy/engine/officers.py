@@ -4,10 +4,12 @@ assignments to craft or groups, in each power's listed order (R-8.2, R-8.2a, R-2
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable, Mapping
 
 from .command_state import FLAG_RANK, MAX_GRADE, Officer, Penalty
+from .navy import Navy
 from .posts import Chart, Post, bubble_problem, derive_radii, posts
-from .state import Bubble, Order
+from .state import Bubble, Craft, Group, GroupLimit, Order
 from .world import World
 
 RULE = "R-8.2"
@@ -80,16 +82,9 @@ class Staff:
             craft = navy.craft.get(officer.craft)
             if craft is None:
                 return f"craft {officer.craft} is no longer there"
-            npv = navy.design(craft).npv
-            if npv > max_points(officer.rank):
-                return (
-                    f"{craft.id} ({npv} points) is larger than rank {officer.rank} may be aboard "
-                    f"({max_points(officer.rank)}, Support §5.1.1)"
-                )
-            if officer.rank >= FLAG_RANK and not navy.capacity(craft, "flag_bridge"):
-                return (
-                    f"a flag officer (rank {officer.rank}) needs a flag bridge; {craft.id} has none"
-                )
+            problem = aboard_problem(officer, craft, navy)
+            if problem is not None:
+                return problem
         if officer.group is not None:
             return self.group_problem(officer, officer.group)
         post = self.post_of.get(officer.id)
@@ -98,26 +93,56 @@ class Staff:
         return None
 
     def group_problem(self, officer: Officer, group_id: str) -> str | None:
-        """R-2b, Support §5.1.3: the officers commanding a group are worth no more than its
-        kind's limit, when the campaign sets one; a flag officer needs a flag bridge in it."""
         world = self.world
-        group = world.groups[group_id]
-        if officer.rank >= FLAG_RANK and not any(
-            world.navy.capacity(c, "flag_bridge") for c in world.navy.members(group)
-        ):
-            return f"a flag officer (rank {officer.rank}) needs a flag bridge in group {group.id}"
-        limit = world.state.fleet.group_limits.get(group.kind)
-        if limit is None or limit.officers is None:
-            return None
-        total = sum(value(o) for o in self.officers.values() if o.group == group.id)
-        if officer.group != group.id:
-            total += value(officer)
-        if total > limit.officers:
-            return (
-                f"officers worth {total} exceed the {group.kind} group limit of "
-                f"{limit.officers} (R-2b, Support §5.1.3)"
-            )
+        return command_problem(
+            officer,
+            world.groups[group_id],
+            world.navy,
+            self.officers.values(),
+            world.state.fleet.group_limits,
+        )
+
+
+def aboard_problem(officer: Officer, craft: Craft, navy: Navy) -> str | None:
+    """Support §5.1.1, R-8.2: an officer is aboard a craft of at most rank x 50 points, and a
+    flag officer only one with a flag bridge. The one rule for entry and resolution."""
+    npv = navy.design(craft).npv
+    if npv > max_points(officer.rank):
+        return (
+            f"{craft.id} ({npv} points) is larger than rank {officer.rank} may be aboard "
+            f"({max_points(officer.rank)}, Support §5.1.1)"
+        )
+    if officer.rank >= FLAG_RANK and not navy.capacity(craft, "flag_bridge"):
+        return f"a flag officer (rank {officer.rank}) needs a flag bridge; {craft.id} has none"
+    return None
+
+
+def command_problem(
+    officer: Officer,
+    group: Group,
+    navy: Navy,
+    officers: Iterable[Officer],
+    limits: Mapping[str, GroupLimit],
+) -> str | None:
+    """R-2b, Support §5.1.3: the officers commanding a group (``officers``: every officer,
+    those commanding it counted) are worth no more than its kind's limit, when the campaign
+    sets one; a flag officer needs a flag bridge in it. The one rule for entry and
+    resolution."""
+    if officer.rank >= FLAG_RANK and not any(
+        navy.capacity(c, "flag_bridge") for c in navy.members(group)
+    ):
+        return f"a flag officer (rank {officer.rank}) needs a flag bridge in group {group.id}"
+    limit = limits.get(group.kind)
+    if limit is None or limit.officers is None:
         return None
+    total = sum(value(o) for o in officers if o.group == group.id and o.id != officer.id)
+    total += value(officer)
+    if total > limit.officers:
+        return (
+            f"officers worth {total} exceed the {group.kind} group limit of "
+            f"{limit.officers} (R-2b, Support §5.1.3)"
+        )
+    return None
 
 
 def pay_officers(world: World) -> None:

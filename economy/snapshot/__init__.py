@@ -63,7 +63,7 @@ from economy.engine.state import (
     Static as StaticState,
 )
 from economy.models import Round
-from economy.snapshot.command import load_command, save_command
+from economy.snapshot.command import load_command, load_posts, save_command
 from economy.snapshot.fleet2 import load_pacts, save_pacts
 from powers.db import bulk_update, hex_code
 from powers.models import (
@@ -606,6 +606,15 @@ def _load_market(cid: int, power_key: dict[int, str]) -> Market:
             for p in MarketBan.objects.filter(campaign_id=cid).values_list("power_id", flat=True)
         ),
     )
+
+
+def load_bubbles(cid: int) -> list[Bubble]:
+    """Every power's command bubbles with their posts (R-8.3a), radii as saved: the chart the
+    entry check judges overlaps on (Support §5.2.6: never shown, only judged; 5 queries)."""
+    power_key = dict(Power.objects.filter(campaign_id=cid).values_list("pk", "key"))
+    bubbles = _load_bubbles(cid, power_key)
+    load_posts(cid, bubbles)
+    return bubbles
 
 
 def _load_bubbles(cid: int, power_key: dict[int, str]) -> list[Bubble]:

@@ -19,7 +19,7 @@ from economy.engine.command_state import (
     Penalty,
     SpecialInterest,
 )
-from economy.engine.state import State
+from economy.engine.state import Bubble, State
 from powers.db import hex_code
 from powers.models import BubbleOutpost, Campaign, CommandBubble, Craft, FleetGroup, StarSystem
 from powers.models.command import CommandSettings, OutpostSensor, PostOfficer, PostPatrol
@@ -95,7 +95,7 @@ def load_command(cid: int, power_key: dict[int, str], state: State) -> None:
         )
     ]
     settings = CommandSettings.objects.filter(campaign_id=cid).first()
-    _load_posts(cid, state)
+    load_posts(cid, state.bubbles)
     derive(
         state,
         Command(
@@ -129,8 +129,9 @@ def _outcome(o: dict[str, Any]) -> Outcome:
     )
 
 
-def _load_posts(cid: int, state: State) -> None:
-    """R-8.3a: each post's officer, sensors and patrols, in the order they were saved."""
+def load_posts(cid: int, bubbles: list[Bubble]) -> None:
+    """R-8.3a: each post's officer, sensors and patrols, in the order they were saved (3
+    queries)."""
     officer: dict[Post, str] = {}
     for bubble, col, row, key in PostOfficer.objects.filter(bubble__campaign_id=cid).values_list(
         "bubble__key", "outpost__col", "outpost__row", "officer__key"
@@ -150,7 +151,7 @@ def _load_posts(cid: int, state: State) -> None:
         .values_list("outpost__bubble__key", "outpost__col", "outpost__row", "col", "row")
     ):
         sensors[(bubble, hex_code(ocol, orow))].append(hex_code(col, row))
-    for b in state.bubbles:
+    for b in bubbles:
         b.officer = officer.get((b.id, ""))
         b.patrols = tuple(patrols[(b.id, "")])
         for o in b.outposts:

@@ -92,6 +92,13 @@ POLICY = {
     "api-battle": "member",
     "api-pacts": "member",  # each sees only its own (test_pacts)
     "api-pact": "member",
+    # each sees only its own (test_command_api, test_command_secrecy)
+    "api-officers": "member",
+    "api-bubbles": "member",
+    "api-diplomats": "member",
+    "api-missions": "member",
+    "api-research": "member",
+    "api-interest": "member",  # public to the campaign's players (R-8.1a)
 }
 # Other apps' routes keep their own policy tables next to their urls, merged here.
 POLICY.update(ROUTE_POLICY)
