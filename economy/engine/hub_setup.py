@@ -242,15 +242,15 @@ def dissolve(world: World, hub: Hub, why: str, rule: str) -> None:
         for i, s in enumerate(systems):
             part = share + (rest if i == 0 else 0)
             books.move(hub.power, hub, s, res, part, f"hub {hub.id} gone", rule)
-    for shipment in sorted(world.shipments.values(), key=lambda s: s.id):
-        if shipment.to_hub == hub.id:
-            world.strand(shipment, hub.members())
-            books.event(
-                "shipment.stranded",
-                powers=(shipment.power, shipment.sender),
-                shipment=shipment.id,
-                members=hub.members(),
-            )
+    bound = [s for s in world.shipments.values() if s.to_hub == hub.id]
+    for shipment in sorted(bound, key=lambda s: s.id):
+        world.strand(shipment, hub.members())
+        books.event(
+            "shipment.stranded",
+            powers=(shipment.power, shipment.sender),
+            shipment=shipment.id,
+            members=hub.members(),
+        )
     world.remove_hub(hub)
     books.event("hub.gone", powers=(hub.power,), hub=hub.id, why=why)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .designs import capacity
-from .state import Build, Craft, Design, Group, State, Static
+from .state import Build, Craft, Design, Group, State, Static, drop
 
 
 class Navy:
@@ -22,6 +22,7 @@ class Navy:
         "in_group",
         "in_orbit",
         "in_static",
+        "inside",
         "statics",
     )
 
@@ -36,6 +37,7 @@ class Navy:
         self.in_static: dict[str, list[Craft]] = defaultdict(list)
         self.in_orbit: dict[str, list[Craft]] = defaultdict(list)
         self.full: dict[tuple[str, str], int] = {}  # an undamaged craft's capacity, by design
+        self.inside: dict[str, int] | None = None  # builder -> mass building inside (lazy)
         self.reindex()
 
     def reindex(self) -> None:
@@ -136,13 +138,28 @@ class Navy:
         self.craft[craft.id] = craft
 
     def remove_craft(self, craft: Craft) -> None:
-        self.fleet.craft.remove(craft)
+        drop(self.fleet.craft, craft)
         del self.craft[craft.id]
+
+    def inside_mass(self, builder: str) -> int:
+        """R-10.1a: the mass of the builds in progress inside ``builder``'s workshop (indexed
+        once and kept as work is added or removed: a scan per order made it quadratic)."""
+        if self.inside is None:
+            self.inside = defaultdict(int)
+            for b in self.fleet.builds:
+                self._count_inside(b, 1)
+        return self.inside.get(builder, 0)
+
+    def _count_inside(self, build: Build, sign: int) -> None:
+        if self.inside is not None and build.inside and build.kind == "build":
+            self.inside[build.builders[0]] += sign * self.designs[build.design].mass
 
     def add_build(self, build: Build) -> None:
         self.fleet.builds.append(build)
         self.builds[build.id] = build
+        self._count_inside(build, 1)
 
     def remove_build(self, build: Build) -> None:
-        self.fleet.builds.remove(build)
+        drop(self.fleet.builds, build)
         del self.builds[build.id]
+        self._count_inside(build, -1)

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from .command_state import Command
 from .pacts import Battle, Loan, Transfer
+
+_T = TypeVar("_T")
 
 RESOURCES_AT_PLACE = ("ore", "bio", "pl")  # R-1.2: resources with a location
 PRODUCED = ("ore", "gal", "bio")  # R-3.3: what the bonus and planetary shifts apply to
@@ -685,3 +687,9 @@ class Order:
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)
+
+
+def drop(items: list[_T], item: _T) -> None:
+    """Remove ``item`` itself from ``items``: ``list.remove`` compares every earlier element
+    field by field (dataclass ``==``), which made removals from long lists quadratic."""
+    del items[next(i for i, x in enumerate(items) if x is item)]

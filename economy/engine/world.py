@@ -14,7 +14,7 @@ from .hexgrid import within
 from .ledger import Books
 from .navy import Navy
 from .rules import hex_of
-from .state import Group, Hub, Invasion, Order, Power, Shipment, State, Static, System
+from .state import Group, Hub, Invasion, Order, Power, Shipment, State, Static, System, drop
 
 
 class World:
@@ -108,7 +108,7 @@ class World:
     def remove_hub(self, hub: Hub) -> None:
         """Drop a hub and every reference to it, so the state never names a hub it lacks
         (contracts §1): shipments it sent keep no sender hub, and agreements no choice of it."""
-        self.state.hubs.remove(hub)
+        drop(self.state.hubs, hub)
         del self.hubs[hub.id]
         for hx in hub.members():
             if self.member_of.get(hx) is hub:

@@ -75,10 +75,6 @@ def free_workshop(world: World, craft: Craft) -> int:
     """R-10.7: workshop space less the inside builds in progress and the stored consumables."""
     navy = world.navy
     catalogue = navy.fleet.catalogue
-    inside = sum(
-        navy.designs[b.design].mass
-        for b in navy.fleet.builds
-        if b.inside and b.kind == "build" and b.builders[0] == craft.id
-    )
+    inside = navy.inside_mass(craft.id)
     stored = sum(catalogue[k].mass * n for k, n in craft.workshop.store.items())
     return navy.capacity(craft, "workshop") - inside - stored

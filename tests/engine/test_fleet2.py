@@ -13,6 +13,7 @@ import pytest
 
 from economy.engine.case import load_case, run_case
 from economy.engine.codec import CaseError, dump_state, parse_state
+from economy.engine.navy import Navy
 from economy.engine.refit import kept_units, refit_cost
 from economy.engine.repair import repair_fatigue
 from economy.engine.resolve import Result, resolve
@@ -323,3 +324,21 @@ def test_a_transfer_not_made_leaves_the_receivers_crew_and_ep_orders_refused() -
     assert (
         next(g for g in dump_state(result.state)["groups"] if g["id"] == "tg")["power"] == "terra"
     )
+
+
+def test_inside_mass_follows_work_added_and_removed() -> None:
+    """R-10.1a: a builder's workshop mass in use, indexed once, follows work added and removed
+    (a build finished and a new one started in the same Support Phase)."""
+    raw = case(202)
+    state = run(raw["state"], raw["orders"]).state
+    navy = Navy(state, {g.id: g for g in state.groups}, {s.id: s for s in state.statics})
+    inside = [b for b in state.fleet.builds if b.inside and b.kind == "build"]
+    assert inside, "case 202 leaves inside builds in progress"
+    builder = inside[0].builders[0]
+    mass = {b.id: navy.designs[b.design].mass for b in inside if b.builders[0] == builder}
+    assert navy.inside_mass(builder) == sum(mass.values())
+    first = inside[0]
+    navy.remove_build(first)
+    assert navy.inside_mass(builder) == sum(mass.values()) - mass[first.id]
+    navy.add_build(first)
+    assert navy.inside_mass(builder) == sum(mass.values())
