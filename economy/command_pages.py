@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from economy.engine.bubbles import SENSOR_UPKEEP
 from economy.engine.command_state import FLAG_RANK, SpecialInterest
 from economy.engine.command_state import Officer as EngineOfficer
-from economy.engine.missions import ACTING, FACTOR
+from economy.engine.missions import ACTING, hex_factor, mission_tp
 from economy.engine.officers import max_points
 from economy.engine.posts import derive_radii, sensor_limit
 from economy.engine.state import Bubble, Craft, Outpost
@@ -180,14 +180,14 @@ def special_interest(settings: CommandSettings | None, round_number: int) -> Int
     engine drops it at the first resolution after its last round)."""
     if settings is None or settings.interest_col is None or settings.interest_row is None:
         return None
-    if settings.interest_ends < round_number:
-        return None
     si = SpecialInterest(
         hex_code(settings.interest_col, settings.interest_row),
         settings.interest_announced,
         settings.interest_starts,
         settings.interest_ends,
     )
+    if not si.shown(round_number):
+        return None
     return InterestView(si.hex, si.announced, si.starts, si.ends, si.active(round_number))
 
 
@@ -470,7 +470,7 @@ def _research(
         hx = navy.hex_of(c)
         kind = hexes.get(hx, ("deep_space", ""))[0]
         special = interest is not None and interest.active and interest.hex == hx
-        factor = FACTOR["special_interest"] if special else FACTOR.get(kind, 0)
+        factor = hex_factor(kind, special)
         group = fleet.groups.get(c.group) if c.group else None
         capacity = navy.capacity(c, "research")
         staff = c.store.get("pl", 0)
@@ -492,7 +492,7 @@ def _research(
                 ORDERS.get(group.order, group.order) if group else "not in a group",
                 researching,
                 factor,
-                (capacity // 10) * (staff // 25) * factor,
+                mission_tp(capacity, staff, factor),
             )
         )
     return rows

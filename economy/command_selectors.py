@@ -9,9 +9,9 @@ from typing import Any
 
 from django.db.models import Q
 
-from economy.engine.command_state import FLAG_RANK
+from economy.engine.command_state import FLAG_RANK, SpecialInterest
 from economy.engine.command_state import Officer as OfficerState
-from economy.engine.missions import FACTOR
+from economy.engine.missions import hex_factor, mission_tp
 from economy.engine.navy import Navy
 from economy.engine.officers import max_points, value
 from economy.fleet_selectors import sheet_payloads, shown
@@ -236,7 +236,8 @@ def research_craft_of(power: Power) -> list[dict[str, Any]]:
         hx = navy.hex_of(c) if navy.carrier(c) is not None else None
         group = groups.get(c.group or "")
         kind = types.get(hx or "", "deep_space")
-        if special is not None and special["active"] and special["hex"] == hx:
+        in_area = special is not None and special["active"] and special["hex"] == hx
+        if in_area:
             kind = "special_interest"
         capacity, aboard = navy.capacity(c, "research"), c.store.get("pl", 0)
         out.append(
@@ -250,7 +251,7 @@ def research_craft_of(power: Power) -> list[dict[str, Any]]:
                 "research": capacity,
                 "passenger": navy.capacity(c, "passenger"),
                 "researchers": aboard,
-                "tp_per_round": (capacity // 10) * (aboard // 25) * FACTOR[kind],
+                "tp_per_round": mission_tp(capacity, aboard, hex_factor(kind, in_area)),
             }
         )
     return out
@@ -262,10 +263,18 @@ def special_interest(campaign: Campaign) -> dict[str, Any] | None:
     if s is None or s.interest_col is None or s.interest_row is None:
         return None
     now = campaign.current_round
+    area = SpecialInterest(
+        hex_code(s.interest_col, s.interest_row),
+        s.interest_announced,
+        s.interest_starts,
+        s.interest_ends,
+    )
+    if not area.shown(now):
+        return None
     return {
-        "hex": hex_code(s.interest_col, s.interest_row),
-        "announced": s.interest_announced,
-        "starts": s.interest_starts,
-        "ends": s.interest_ends,
-        "active": s.interest_starts <= now <= s.interest_ends,
+        "hex": area.hex,
+        "announced": area.announced,
+        "starts": area.starts,
+        "ends": area.ends,
+        "active": area.active(now),
     }

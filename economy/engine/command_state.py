@@ -144,6 +144,10 @@ class SpecialInterest:
     def active(self, round_number: int) -> bool:
         return self.starts <= round_number <= self.ends
 
+    def shown(self, round_number: int) -> bool:
+        """Announced publicly until its last round is over (R-8.1a)."""
+        return round_number <= self.ends
+
 
 @dataclass(slots=True)
 class Command:

@@ -43,13 +43,21 @@ def researchers(world: World) -> None:
         )
 
 
-def factor(world: World, hx: str) -> int:
+def hex_factor(hex_type: str, special: bool) -> int:
     """Support §4.3.2: by hex type; an active Area of Special Interest's 5 replaces the dust
     cloud's 2 (R-10.7)."""
+    return FACTOR["special_interest"] if special else FACTOR.get(hex_type, 0)
+
+
+def mission_tp(capacity: int, researchers: int, factor: int) -> int:
+    """R-8.1: floor(research capacity / 10) x floor(researchers / 25) x the hex's factor."""
+    return (capacity // 10) * (researchers // 25) * factor
+
+
+def factor(world: World, hx: str) -> int:
     si = world.state.command.special_interest
-    if si is not None and si.hex == hx and si.active(world.round):
-        return FACTOR["special_interest"]
-    return FACTOR[world.state.hexes.get(hx, "deep_space")]
+    special = si is not None and si.hex == hx and si.active(world.round)
+    return hex_factor(world.state.hexes.get(hx, "deep_space"), special)
 
 
 def research_missions(world: World) -> None:
@@ -73,7 +81,7 @@ def research_missions(world: World) -> None:
             staff = craft.store.get("pl", 0)
             if not capacity or not staff:
                 continue
-            tp = (capacity // 10) * (staff // 25) * f
+            tp = mission_tp(capacity, staff, f)
             books.change(
                 group.power,
                 world.powers[group.power],

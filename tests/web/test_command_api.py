@@ -10,7 +10,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from powers.models import BubbleOutpost, CommandBubble, Craft, Design, DesignSystem, MapHex
+from powers.models import (
+    BubbleOutpost,
+    Campaign,
+    CommandBubble,
+    Craft,
+    Design,
+    DesignSystem,
+    MapHex,
+)
 from powers.models.command import CommandSettings, Mission, Officer, PostOfficer
 from tests.web.factories import World, make_campaign
 from tests.web.test_access import clients
@@ -144,6 +152,10 @@ def test_the_area_of_special_interest_is_public_to_the_players(world: World) -> 
     assert client.get(base + "special-interest/").json() == [
         {"hex": "0505", "announced": 1, "starts": 3, "ends": 4, "active": False}
     ]
+    CommandSettings.objects.update(interest_starts=1, interest_ends=1)
+    assert client.get(base + "special-interest/").json()[0]["active"] is True
+    Campaign.objects.filter(pk=world.campaign.pk).update(current_round=2)  # over (R-8.1a)
+    assert client.get(base + "special-interest/").json() == []
 
 
 def test_the_schema_lists_the_command_routes() -> None:
