@@ -55,6 +55,8 @@ def _context(power: Power, errors: list[str] | None = None, **extra: Any) -> dic
         "settled": [v for v in views if v.status != "proposed"],
         "texts": {v.key: battle_records.craft_text(v.craft) for v in keyed if v.mine},
         "craft_help": battle_records.CRAFT_HELP,
+        # every power of the campaign, by name, for the records' "powers in it" (R-10.6)
+        "campaign_powers": sorted(names.powers.items(), key=lambda kv: kv[1]),
         **extra,
     }
 
@@ -81,7 +83,10 @@ def battle_write(view: Callable[[HttpRequest, Power], None]) -> Callable[..., Ht
             raise Http404("No such battle record.") from None
         except (Refused, RoundNotOpen) as exc:
             errors, status = exc.errors, exc.status
-        form = {k: request.POST.get(k, "") for k in ("hex", "powers", "craft")} if errors else {}
+        form: dict[str, Any] = {}
+        if errors:  # what was typed and ticked, kept (issue 17)
+            form = {k: request.POST.get(k, "") for k in ("hex", "craft")}
+            form["powers"] = _powers(request)
         context = _context(power, errors, form=form)
         if request.htmx:  # htmx swaps 2xx only: the errors are part of the fragment
             return render(request, "economy/_battles.html", context)
@@ -92,10 +97,16 @@ def battle_write(view: Callable[[HttpRequest, Power], None]) -> Callable[..., Ht
     return wrapper
 
 
+def _powers(request: HttpRequest) -> list[str]:
+    """The powers ticked on the form (one value each); a value may also list several keys
+    separated by spaces or commas, as the API's clients and older forms send them."""
+    return [p for v in request.POST.getlist("powers") for p in re.split(r"[\s,;]+", v) if p]
+
+
 def _record_fields(request: HttpRequest) -> dict[str, Any]:
     return {
         "hex": request.POST.get("hex", "").strip(),
-        "powers": [p for p in re.split(r"[\s,;]+", request.POST.get("powers", "")) if p],
+        "powers": _powers(request),
         "craft": battle_records.craft_from_text(request.POST.get("craft", "")),
     }
 

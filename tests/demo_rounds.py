@@ -231,7 +231,11 @@ def play_rounds(
 
 # a battle fought on the tabletop, entered on the battle records page by nac, so
 # that page has a record to show both sides
-BATTLE = {"hex": "0505", "powers": "nac esu", "craft": "nac-2-1 cf 1\nesu-2-1 destroyed"}
+BATTLE = {
+    "hex": "0505",
+    "powers": ["nac", "esu"],  # ticked by name on the form
+    "craft": "nac-2-1 cf 1\nesu-2-1 destroyed",
+}
 
 
 def enter_battle(client: Client, campaign_id: int, power_key: str = "nac") -> None:

@@ -60,7 +60,8 @@ def test_battle_record_repair_with_fatigue_and_a_loan_that_returns(
     p0.get_by_role("link", name="Battle records").click()
     enter = p0.locator("#enter-battle")
     enter.get_by_label("Hex").fill(hex_)
-    enter.get_by_label("Powers in it").fill("p0 p1")
+    expect(enter.get_by_label("Power 0", exact=True)).to_be_checked()  # its own, ticked
+    enter.get_by_label("Power 1", exact=True).check()
     enter.get_by_label("Craft").fill("p0-g0-f0 lost b1=1")
     enter.get_by_role("button", name="Enter the record").click()
     expect(p0.locator("#battles-section")).to_contain_text("Awaiting others 1")

@@ -124,8 +124,11 @@ def play_demo(browser: Browser, base: str, players: dict[str, BrowserContext]) -
     page.get_by_role("link", name=DEMO_NAME).click()
     page.get_by_role("link", name="Fleet", exact=True).click()
     page.get_by_role("link", name="Battle records").click()
-    for name, value in BATTLE.items():
-        page.locator(f'#enter-battle [name="{name}"]').fill(value)
+    form = page.locator("#enter-battle")
+    form.locator('[name="hex"]').fill(str(BATTLE["hex"]))
+    form.locator('[name="craft"]').fill(str(BATTLE["craft"]))
+    for key in BATTLE["powers"]:  # ticked by the power's name
+        form.get_by_label(names[key], exact=True).check()
     page.get_by_role("button", name="Enter the record").click()
     expect(page.locator(".card.battle")).to_have_count(1)
     # an agreement awaiting an answer and a motion before the committee: their forms show

@@ -178,9 +178,24 @@ def test_the_page_enters_confirms_and_shows_only_own_records(world: World, clien
     )
     assert "craft: #1, systems_destroyed" in bad.content.decode()
     assert not BattleRecord.objects.exists()
+    # the form offers the powers by name, its own ticked; on error it keeps what was ticked
+    blank = client.get(reverse("battles", args=[campaign, "p0"])).content.decode()
+    assert 'name="powers" value="p0" checked> Power 0' in blank
+    assert 'name="powers" value="p2"> Power 2' in blank
+    ticked = client.post(
+        reverse("battle-enter", args=[campaign, "p0"]),
+        {"hex": "0101", "powers": ["p1", "p2"], "craft": "p0-g0-f0 lost b1=1"},
+        headers={"HX-Request": "true"},
+    ).content.decode()
+    assert "powers: " in ticked and not BattleRecord.objects.exists()
+    assert 'value="p0"> Power 0' in ticked and 'value="p2" checked> Power 2' in ticked
     client.post(
         reverse("battle-enter", args=[campaign, "p0"]),
-        {"hex": "0101", "powers": "p0 p1", "craft": "p0-g0-f0 lost b1=1 cf 1\np1-g0-f0 destroyed"},
+        {
+            "hex": "0101",
+            "powers": ["p0", "p1"],  # ticked, one value each
+            "craft": "p0-g0-f0 lost b1=1 cf 1\np1-g0-f0 destroyed",
+        },
     )
     record = BattleRecord.objects.get()
     assert record.craft.get(position=0).systems_destroyed == {"b1": 1}

@@ -235,7 +235,7 @@ def test_every_player_page_reads_in_names(client: Client, demo: Campaign) -> Non
                 found = raw.search(text)
                 assert found is None, (url, around(text, found), username)
         assert power.name in pages[dashboard]
-        if username in BATTLE["powers"].split():  # the battle entered on its page, in names
+        if username in BATTLE["powers"]:  # the battle entered on its page, in names
             battles = " ".join(visible(pages[reverse("battles", args=[demo.pk, username])]).split())
             assert "Battle at 0505 · round 3 · entered by New Anglian Confederation" in battles
 
