@@ -66,7 +66,7 @@ class DiplomatSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class MissionSerializer(serializers.Serializer[dict[str, Any]]):
-    key = serializers.CharField()
+    key = serializers.CharField(allow_null=True, help_text="the sender's only (its own id)")
     mine = serializers.BooleanField(help_text="false: a resolved mission against this power")
     sender = serializers.CharField()
     target = serializers.CharField()

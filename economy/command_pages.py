@@ -17,7 +17,7 @@ from economy.engine.missions import ACTING, hex_factor, mission_tp
 from economy.engine.officers import max_points
 from economy.engine.posts import derive_radii, sensor_limit
 from economy.engine.state import Bubble, Craft, Outpost
-from economy.events import ORDERS
+from economy.events import MISSION_WORDS, ORDERS
 from economy.fleet_selectors import PowerFleet, shown
 from powers.db import hex_code
 from powers.maps import HEX_TYPE_LABELS
@@ -36,18 +36,6 @@ from powers.models.command import (
     OutpostSensor,
     PostPatrol,
 )
-
-#: Support §4.4.3-§4.4.10 in words
-MISSION_WORDS = {
-    "reveal_hub": "reveal a trade hub",
-    "reveal_bubble": "reveal a command bubble",
-    "reveal_loyalty": "reveal loyalty and projects",
-    "bribe_guild": "bribe the guild",
-    "negotiate_guild": "negotiate with the guild",
-    "terror_cells": "terror cells",
-    "summit": "summit",
-    "turn_diplomat": "turn a diplomat",
-}
 
 
 @dataclass(frozen=True)

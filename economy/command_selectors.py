@@ -183,7 +183,7 @@ def missions_of(power: Power) -> list[dict[str, Any]]:
         outcome = m.outcome
         out.append(
             {
-                "key": m.key,
+                "key": m.key if mine else None,  # the id the sender chose is its own
                 "mine": mine,
                 "sender": m.power.key,
                 "target": m.target.key,

@@ -179,12 +179,13 @@ WORDS.update(
         "diplomat.appointed": "Diplomat {diplomat} appointed aboard {craft}",
         "diplomat.recalled": "Diplomat {diplomat} recalled",
         "mission.declared": "Mission {mission} ({mission_kind}) declared against {target}",
-        "mission.resolved": (
-            "Mission {mission} ({mission_kind}) of {sender} against {target}: {outcome}"
-        ),
+        # the target reads these three too: the mission by its sender and kind, never by the
+        # id the sender chose (R-8.4)
+        "mission.resolved": "{sender}'s diplomatic mission ({mission_kind}) against {target}: "
+        "{outcome}",
         "mission.revealed": "Mission {mission} reveals: {facts!j}",
-        "mission.moved": "Mission {mission}: {amount} {resource} moved",
-        "mission.loyalty": "Mission {mission}: {system} loyalty {before} → {after}",
+        "mission.moved": "By the diplomatic mission: {amount} {resource} moved",
+        "mission.loyalty": "By the diplomatic mission: {system} loyalty {before} → {after}",
     }
 )
 
@@ -217,6 +218,8 @@ ROLES: dict[str, str] = {
     "shipment": "shipments",
     "agreement": "numbered",
     "motion": "numbered",
+    "mission": "missions",
+    "mission_kind": "mission_kinds",
 }
 
 #: Standing orders and engage outcomes in words (issue 17: "Hold – Restock", never
@@ -225,6 +228,18 @@ ORDERS = {value: label.replace("Hold-", "Hold – ") for value, label in Standin
     "none": "no standing order"
 }
 STATUSES = dict(EngageStatus.choices) | {"none": "not engaged"}
+
+#: Support §4.4.3-§4.4.10 in words
+MISSION_WORDS = {
+    "reveal_hub": "reveal a trade hub",
+    "reveal_bubble": "reveal a command bubble",
+    "reveal_loyalty": "reveal loyalty and projects",
+    "bribe_guild": "bribe the guild",
+    "negotiate_guild": "negotiate with the guild",
+    "terror_cells": "terror cells",
+    "summit": "summit",
+    "turn_diplomat": "turn a diplomat",
+}
 
 #: Market edges in words (R-6.1): ``ore>bio`` reads "Ore → Bio".
 RESOURCES = {"ore": "Ore", "bio": "Bio", "gal": "Gal", "pl": "PL", "tp": "TP", "lr": "LR"}
@@ -311,6 +326,7 @@ class Names:
             "places": {**self.systems, **hubs},
             "orders": ORDERS,
             "statuses": STATUSES,
+            "mission_kinds": MISSION_WORDS,
             "resources": RESOURCES,
         }
 
@@ -331,7 +347,7 @@ class Names:
         mine = self._own(value)
         made = {"hubs": hub_name(value, "", self.powers), "groups": f"Group {mine}"}
         made |= {"statics": f"Static {mine}", "carriers": mine, "craft": mine, "builds": mine}
-        made |= {"designs": mine}
+        made |= {"designs": mine, "missions": mine}
         return made.get(table, value)
 
     def render(self, key: str, value: Any) -> Any:

@@ -15,8 +15,10 @@ from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from economy import mission_outcomes, services
+from economy.events import describe
 from economy.models import LedgerLine, Round
 from economy.rounds import RoundNotOpen
+from economy.selectors import names_for
 from ftcamp.celery import app as celery_app
 from notices.models import Kind, Notice
 from powers.models import Craft, StarSystem
@@ -160,6 +162,16 @@ def test_the_outcome_is_stored_told_to_both_and_applied_once(
     assert rnd.record.events[: len(events)] == events  # at the start of the round
     assert p2.key not in str(events)
     assert events[3]["data"]["before"] == lr and events[3]["data"]["after"] == lr - 2
+    # in words: the target reads the mission by its sender and kind, never by the sender's id
+    target_words = [describe(e, names_for(world.powers[1])) for e in events if "p1" in e["powers"]]
+    assert target_words[0] == (
+        "Power 0's diplomatic mission (bribe the guild) against Power 1: "
+        "The guild took the bribe and looked away."
+    )
+    assert target_words[1] == "By the diplomatic mission: 6 Gal moved"
+    assert "m1" not in " ".join(target_words)
+    sender_words = [describe(e, names_for(world.powers[0])) for e in events]
+    assert sender_words[1] == "Mission m1 reveals: p1 keeps 40 Ore at s1-0"
     assert not Mission.objects.filter(key="p0-m1").exists()
     for p in world.powers:
         services.submit_sheet(power=p, actor="t")
