@@ -25,6 +25,7 @@ from powers.models import (
     StarSystem,
     Static,
 )
+from powers.models.command import Officer
 from trade.models import HubLink, HubNode, TradeHub
 
 DEMO_NAME = "Demo: The Outer Reaches"
@@ -104,6 +105,15 @@ GROUPS = [
     ("nsl-2", "nsl", "0507", "civilian", "hold_research", 8, 0, {"freighter": 2}),
     ("fse-1", "fse", "0208", "standard", "none", 6, 0, {"frigate": 3, "cruiser": 2}),
     ("fse-2", "fse", "0506", "reserve", "maintain_orbit", 6, 40, {"frigate": 1, "freighter": 1}),
+]
+
+# Support §5.1: an officer in each power's reserve: key, power, name, rank, grade (pay: rank
+# Gal a round, R-5.9)
+OFFICERS = [
+    ("nac-adm", "nac", "Ada Brandt", 2, 3),
+    ("esu-adm", "esu", "Ilya Sorokin", 2, 2),
+    ("nsl-adm", "nsl", "Greta Falk", 1, 2),
+    ("fse-adm", "fse", "Lucien Marais", 1, 3),
 ]
 
 # R-10.1a: the campaign's consumables: kind, mass, Ore each
@@ -412,5 +422,9 @@ def _populate_fleet(campaign: Campaign, powers: dict[str, Power], groups: list[F
                     )
                 )
     Craft.objects.bulk_create(craft)
+    Officer.objects.bulk_create(
+        Officer(campaign=campaign, key=key, power=powers[p], name=name, rank=rank, grade=grade)
+        for key, p, name, rank, grade in OFFICERS
+    )
     StarSystem.objects.filter(campaign=campaign, system_type="homeworld").update(free_ep=10)
     save_state(campaign, load_state(campaign))

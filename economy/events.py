@@ -162,7 +162,13 @@ WORDS.update(
         "officer.unpaid": "Officer {officer} could not be paid: demoted to rank {rank}",
         "officer.dismissed": "Officer {officer} dismissed",
         "officer.reserve": "Officer {officer} leaves {left} for the reserve",
-        "officer.assigned": "Officer {officer} assigned (craft {craft!n}, group {group!n})",
+        "officer.assigned": lambda d: (
+            f"Officer {d['officer']} goes aboard {d['craft']}"
+            if d.get("craft")
+            else f"Officer {d['officer']} takes command of {d['group']}"
+            if d.get("group")
+            else f"Officer {d['officer']} goes to the reserve"
+        ),
         "officer.posted": "Officer {officer} commands {hex} of bubble {bubble}",
         "bubble.set_up": "Command bubble {bubble}: HQ set up at {hex}",
         "bubble.outpost": "Command bubble {bubble}: outpost set up at {hex}",
@@ -219,6 +225,9 @@ ROLES: dict[str, str] = {
     "agreement": "numbered",
     "motion": "numbered",
     "mission": "missions",
+    "officer": "officers",
+    "diplomat": "diplomats",
+    "bubble": "bubbles",
     "mission_kind": "mission_kinds",
 }
 
@@ -281,6 +290,9 @@ class Names:
     craft: dict[str, str] = field(default_factory=dict)
     designs: dict[str, str] = field(default_factory=dict)
     builds: dict[str, str] = field(default_factory=dict)
+    officers: dict[str, str] = field(default_factory=dict)
+    diplomats: dict[str, str] = field(default_factory=dict)
+    bubbles: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of_state(
@@ -308,6 +320,14 @@ class Names:
             },
             designs=designs,
             builds={b["id"]: own(b["id"], keys) for b in state.get("builds", [])},
+            # Support §4.4, §5: characters by their names (their power's events only name them)
+            officers={
+                o["id"]: o.get("name") or own(o["id"], keys) for o in state.get("officers", [])
+            },
+            diplomats={
+                d["id"]: d.get("name") or own(d["id"], keys) for d in state.get("diplomats", [])
+            },
+            bubbles={b["id"]: own(b["id"], keys) for b in state.get("bubbles", [])},
         )
 
     @cached_property
@@ -323,6 +343,9 @@ class Names:
             "craft": self.craft,
             "designs": self.designs,
             "builds": self.builds,
+            "officers": self.officers,
+            "diplomats": self.diplomats,
+            "bubbles": self.bubbles,
             "places": {**self.systems, **hubs},
             "orders": ORDERS,
             "statuses": STATUSES,
@@ -347,7 +370,8 @@ class Names:
         mine = self._own(value)
         made = {"hubs": hub_name(value, "", self.powers), "groups": f"Group {mine}"}
         made |= {"statics": f"Static {mine}", "carriers": mine, "craft": mine, "builds": mine}
-        made |= {"designs": mine, "missions": mine}
+        made |= {"designs": mine, "missions": mine, "officers": mine, "diplomats": mine}
+        made |= {"bubbles": mine}
         return made.get(table, value)
 
     def render(self, key: str, value: Any) -> Any:

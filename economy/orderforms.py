@@ -919,6 +919,9 @@ NAME_TABLES = {
     "orbiting": "craft",
     "designs": "designs",
     "work": "builds",
+    "officers": "officers",  # Support §4.4, §5: characters by name, bubbles by their id
+    "diplomats": "diplomats",
+    "bubbles": "bubbles",
 }
 
 #: enum values in words (forms and sentences)

@@ -36,6 +36,7 @@ ORDERS: Orders = {
             {"type": "build", "id": "f9", "design": "nac-frigate", "builders": ["nac-y1"]},
             {"type": "research_project", "gal": 4},
             {"type": "declare_group", "group": "nac-2", "hex": "0505", "order": "maintain_orbit"},
+            {"type": "assign_officer", "officer": "nac-adm", "group": "nac-1"},
         ],
         [
             {"type": "market_sell", "resource": "bio", "amount": 5, "from": "nac-core"},
@@ -49,6 +50,7 @@ ORDERS: Orders = {
                 "links": [],
                 "pay_from": "nac-core",
             },
+            {"type": "bubble_hq", "id": "home", "hex": "0203", "officer": "nac-adm"},
         ],
         [
             {"type": "market_sell", "resource": "ore", "amount": 10, "from": "nac-core"},

@@ -38,6 +38,7 @@ def choose_order_type(page: Page, kind: str = "", *, label: str = "") -> None:
         select.select_option(label=label)
     else:
         select.select_option(kind)
+    settled(page)  # the chosen type's fields are in (the last type's may share their names)
 
 
 def submit(page: Page, name: str) -> None:

@@ -6,7 +6,8 @@ import pytest
 from django.http import QueryDict
 
 from economy.engine.validate import COMMAND_FIELDS, FIELDS
-from economy.orderforms import ORDER_TYPES, form_values, payload_from
+from economy.events import Names
+from economy.orderforms import ORDER_TYPES, form_values, payload_from, summary
 
 
 def test_every_engine_order_type_has_a_form_with_the_same_fields() -> None:
@@ -161,3 +162,21 @@ def test_several_craft_come_from_a_multiple_select() -> None:
 def test_a_system_line_that_does_not_parse_is_left_for_the_engine_to_name() -> None:
     payload = payload_from("register_design", {"systems": "a beam, three points"})
     assert payload["systems"] == [{"id": "s1", "name": "a beam", "points": "a beam"}]
+
+
+def test_command_orders_read_officers_diplomats_and_bubbles_by_name() -> None:
+    """Issue 17 on the command orders (Support §4.4, §5): characters by their names, bubbles
+    and typed ids without their power's key."""
+    state = {
+        "powers": [{"id": "nac"}, {"id": "esu"}],
+        "officers": [{"id": "nac-adm", "name": "Ada Brandt"}, {"id": "nac-o2", "name": ""}],
+        "diplomats": [{"id": "nac-d1", "name": "Mara Voss"}],
+        "bubbles": [{"id": "nac-home"}],
+    }
+    names = Names.of_state(state, {"nac": "New Anglia", "esu": "Eurasia"})
+    hq = {"type": "bubble_hq", "id": "west", "hex": "0406", "officer": "nac-adm"}  # as typed
+    assert summary(hq, names) == "Sets up the HQ of bubble west at 0406 under Ada Brandt"
+    post = {"type": "post_officer", "officer": "nac-o2", "bubble": "nac-home", "post": "0203"}
+    assert summary(post, names) == "Posts o2 to the post of home at 0203"
+    recall = {"type": "recall_diplomat", "diplomat": "nac-d1"}
+    assert summary(recall, names) == "Recalls Mara Voss"

@@ -397,3 +397,17 @@ def test_the_rate_motion_form_says_when_rate_motions_pass(client: Client, world:
     Campaign.objects.filter(pk=world.campaign.pk).update(current_round=3)
     help_text = re.search(r'(?s)id="motion-help">(.*?)</p>', client.get(url).content.decode())
     assert help_text is not None and "can pass this round" in help_text.group(1)
+
+
+def test_command_events_and_page_name_officers_and_bubbles(client: Client, demo: Campaign) -> None:
+    """Support §5: the demo's officer put in command of a group in round 1 and given a bubble's
+    HQ in round 2, read by name in the statements and on the Command page."""
+    nac = Power.objects.get(campaign=demo, key="nac")
+    first, second = selectors.round_statement(nac, 1), selectors.round_statement(nac, 2)
+    assert first is not None and second is not None
+    assert "Officer Ada Brandt takes command of Group 1" in [e["words"] for e in first.events]
+    assert "Command bubble home: HQ set up at 0203" in [e["words"] for e in second.events]
+    assert not second.rejected
+    client.force_login(get_user_model().objects.get(username="nac"))
+    page = visible(client.get(reverse("command", args=[demo.pk, "nac"])).content.decode())
+    assert "Ada Brandt" in page and "nac-adm" not in page
