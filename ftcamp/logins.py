@@ -19,13 +19,15 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Model, Sum
+from django.db.models import Sum
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
+
+from powers.db import attnames, select_columns
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -92,7 +94,7 @@ class FastTokenAuthentication(TokenAuthentication):
 
     def authenticate_credentials(self, key: str) -> tuple[Any, Token]:
         user_model = get_user_model()
-        tokens, users = _attnames(Token), _attnames(user_model)
+        tokens, users = attnames(Token), attnames(user_model)
         with connection.cursor() as cur:
             cur.execute(_token_sql(), [key])
             row = cur.fetchone()
@@ -107,23 +109,15 @@ class FastTokenAuthentication(TokenAuthentication):
         return user, token
 
 
-def _attnames(model: type[Model]) -> list[str]:
-    return [f.attname for f in model._meta.concrete_fields]
-
-
 @cache
 def _token_sql() -> str:
     q = connection.ops.quote_name
     user_model = get_user_model()
-
-    def cols(model: type[Model], alias: str) -> str:
-        return ", ".join(f"{alias}.{q(str(f.column))}" for f in model._meta.concrete_fields)
-
     user_fk = q(str(Token._meta.get_field("user").column))
     token_pk, user_pk = q(str(Token._meta.pk.column)), q(str(user_model._meta.pk.column))
     # built from model metadata only; the key is a parameter
     return (
-        f"SELECT {cols(Token, 't')}, {cols(user_model, 'u')}"  # noqa: S608
+        f"SELECT {select_columns(Token, 't')}, {select_columns(user_model, 'u')}"  # noqa: S608
         f" FROM {q(Token._meta.db_table)} t JOIN {q(user_model._meta.db_table)} u"
         f" ON u.{user_pk} = t.{user_fk} WHERE t.{token_pk} = %s"
     )

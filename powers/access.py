@@ -10,10 +10,10 @@ from typing import Any, TypeVar
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
-from django.db.models import Model
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 
+from powers.db import attnames, select_columns
 from powers.models import Campaign, Membership, Power
 
 R = TypeVar("R", bound=HttpResponseBase)
@@ -39,7 +39,7 @@ def _power_played(user_id: int, campaign_id: int, power_key: str | None) -> Powe
     """``Power.objects.select_related("campaign").filter(campaign_id=..., [key=...,]
     memberships__user=...).first()`` in one query whose text is built once: the gate runs on
     every request of a player (issue 13: the ORM took a millisecond to compile it)."""
-    powers, campaigns = _columns(Power), _columns(Campaign)
+    powers, campaigns = attnames(Power), attnames(Campaign)
     with connection.cursor() as cur:
         params: list[int | str] = [campaign_id, user_id]
         if power_key is not None:
@@ -55,22 +55,14 @@ def _power_played(user_id: int, campaign_id: int, power_key: str | None) -> Powe
     return power
 
 
-def _columns(model: type[Model]) -> list[str]:
-    return [f.attname for f in model._meta.concrete_fields]
-
-
 @cache
 def _played_sql(keyed: bool) -> str:
     q = connection.ops.quote_name
-
-    def cols(model: type[Model], alias: str) -> str:
-        return ", ".join(f"{alias}.{q(str(f.column))}" for f in model._meta.concrete_fields)
-
     members = Membership._meta
     key = " AND p.key = %s" if keyed else ""
     # built from model metadata only; the ids and key are parameters
     return (
-        f"SELECT {cols(Power, 'p')}, {cols(Campaign, 'c')}"  # noqa: S608
+        f"SELECT {select_columns(Power, 'p')}, {select_columns(Campaign, 'c')}"  # noqa: S608
         f" FROM {q(Power._meta.db_table)} p"
         f" JOIN {q(Campaign._meta.db_table)} c ON c.id = p.campaign_id"
         f" JOIN {q(members.db_table)} m ON m.power_id = p.id"

@@ -173,3 +173,18 @@ def bulk_update(model: type[M], objs: list[M], fields: list[str]) -> None:
                 )
         cur.execute(f"UPDATE {table} AS t SET {sets} FROM {tmp} AS s WHERE t.id = s.id")  # noqa: S608
         cur.execute(f"DROP TABLE {tmp}")
+
+
+# --- prepared reads (issue 13): a hot query's text built once from model metadata ---------
+
+
+def attnames(model: type[models.Model]) -> list[str]:
+    """The attribute names of ``model``'s columns, in the order ``select_columns`` lists them
+    (what ``Model.from_db`` takes with a row)."""
+    return [f.attname for f in model._meta.concrete_fields]
+
+
+def select_columns(model: type[models.Model], alias: str) -> str:
+    """``alias."col", ...`` for every column of ``model``, quoted, in ``attnames`` order."""
+    q = connection.ops.quote_name
+    return ", ".join(f"{alias}.{q(str(f.column))}" for f in model._meta.concrete_fields)

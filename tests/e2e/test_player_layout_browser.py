@@ -186,9 +186,9 @@ def test_every_player_page_fits_a_laptop_and_a_phone(played: Played, width: int)
     for key, context in played.players.items():
         page = context.pages[0]
         page.set_viewport_size({"width": width, "height": 900})
-        todo, seen, hexes = ["/campaigns/"], set(), 0
-        while todo:
-            url = todo.pop(0)
+        pending, seen, hexes = ["/campaigns/"], set(), 0
+        while pending:
+            url = pending.pop(0)
             if url in seen or ("/hex/" in url and hexes >= HEX_PAGES):
                 continue
             seen.add(url)
@@ -198,7 +198,7 @@ def test_every_player_page_fits_a_laptop_and_a_phone(played: Played, width: int)
             if page.locator("#projection").count():  # htmx loads it after the page
                 expect(page.locator("#projection")).not_to_contain_text("Calculating")
             settled(page)
-            todo += links(page)
+            pending += links(page)
             scroll, inner = page.evaluate(
                 "[document.documentElement.scrollWidth, window.innerWidth]"
             )

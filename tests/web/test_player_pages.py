@@ -88,9 +88,9 @@ def crawl(client: Client, start: str, hexes: set[str] | None = None) -> dict[str
     the maps' hex pages included (only those of ``hexes`` when given: a whole sector's map
     links hundreds), downloads aside; url -> body."""
     seen: dict[str, str] = {}
-    todo = [start]
-    while todo:
-        url = todo.pop()
+    pending = [start]
+    while pending:
+        url = pending.pop()
         hx = re.search(r"/hex/(\d{4})/", url)
         if url in seen or (hx and hexes is not None and hx.group(1) not in hexes):
             continue
@@ -104,7 +104,7 @@ def crawl(client: Client, start: str, hexes: set[str] | None = None) -> dict[str
                 r"/(admin|accounts|api|static)/|.*/feed/", href
             )
             if wanted and not re.search(r"\.(csv|json|svg|xml)$", href):
-                todo.append(href)
+                pending.append(href)
     return seen
 
 
