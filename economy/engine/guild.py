@@ -19,7 +19,7 @@ def guild(world: World) -> None:
         if bank.store["gal"] < GUILD_FEE:
             hub.guild = False
             books.event("guild.fee_unpaid", powers=(hub.power,), hub=hub.id)
-            for shipment in [s for s in world.shipments.values() if s.to_hub == hub.id]:
+            for shipment in world.bound_for(hub):
                 lose_shipment(world, shipment, f"{hub.id} left the guild", "R-5.3")
             continue
         books.change(hub.power, bank, "gal", -GUILD_FEE, f"guild fee hub {hub.id}", "R-5.3")
@@ -29,7 +29,7 @@ def guild(world: World) -> None:
             world.reject(order, f"hub {order['hub']} no longer exists")
         elif not leaving.guild:
             world.reject(order, f"hub {leaving.id} is not a guild member")
-        elif world.shipments_to[leaving.id]:
+        elif world.shipments_to.get(leaving.id):
             world.reject(order, f"hub {leaving.id} has shipments in transit to it (Support §4.2)")
         else:
             leaving.guild = False

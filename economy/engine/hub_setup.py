@@ -242,8 +242,7 @@ def dissolve(world: World, hub: Hub, why: str, rule: str) -> None:
         for i, s in enumerate(systems):
             part = share + (rest if i == 0 else 0)
             books.move(hub.power, hub, s, res, part, f"hub {hub.id} gone", rule)
-    bound = [s for s in world.shipments.values() if s.to_hub == hub.id]
-    for shipment in sorted(bound, key=lambda s: s.id):
+    for shipment in sorted(world.bound_for(hub), key=lambda s: s.id):
         world.strand(shipment, hub.members())
         books.event(
             "shipment.stranded",

@@ -49,11 +49,13 @@ class World:
             for centre, radius in ((b.hq, b.radius), *((o.hex, o.radius) for o in b.outposts)):
                 for h in within(hex_of(centre), radius):
                     self.covered.add((b.power, str(h)))
-        self.shipments: dict[str, Shipment] = {sh.id: sh for sh in state.shipments}
-        self.shipments_to: dict[str, int] = defaultdict(int)
+        self.shipments: dict[str, Shipment] = {}
+        # Per hub, the shipments bound for it and sent from it, in ``shipments`` order: a hub's
+        # end looks at its own, not at every shipment of the campaign.
+        self.shipments_to: dict[str, dict[str, Shipment]] = defaultdict(dict)
+        self.shipments_from: dict[str, dict[str, Shipment]] = defaultdict(dict)
         for sh in state.shipments:
-            if sh.to_hub is not None:
-                self.shipments_to[sh.to_hub] += 1
+            self.add_shipment(sh)
         self.shipment_count: dict[str, int] = defaultdict(int)
         self.orders: dict[str, list[Order]] = defaultdict(list)
         for order in sorted(orders, key=lambda o: (o.power, o.index)):
@@ -113,9 +115,8 @@ class World:
         for hx in hub.members():
             if self.member_of.get(hx) is hub:
                 del self.member_of[hx]
-        for shipment in self.shipments.values():
-            if shipment.from_hub == hub.id:
-                shipment.from_hub = None
+        for shipment in self.shipments_from.pop(hub.id, {}).values():
+            shipment.from_hub = None
         for agreement in self.state.agreements:
             for choice in agreement.hubs.values():
                 for end, chosen in choice.items():
@@ -130,17 +131,25 @@ class World:
     def add_shipment(self, shipment: Shipment) -> None:
         self.shipments[shipment.id] = shipment
         if shipment.to_hub is not None:
-            self.shipments_to[shipment.to_hub] += 1
+            self.shipments_to[shipment.to_hub][shipment.id] = shipment
+        if shipment.from_hub is not None:
+            self.shipments_from[shipment.from_hub][shipment.id] = shipment
 
     def remove_shipment(self, shipment: Shipment) -> None:
         del self.shipments[shipment.id]
         if shipment.to_hub is not None:
-            self.shipments_to[shipment.to_hub] -= 1
+            del self.shipments_to[shipment.to_hub][shipment.id]
+        if shipment.from_hub is not None:
+            del self.shipments_from[shipment.from_hub][shipment.id]
+
+    def bound_for(self, hub: Hub) -> list[Shipment]:
+        """The shipments in transit to ``hub``, in ``shipments`` order."""
+        return list(self.shipments_to.get(hub.id, {}).values())
 
     def strand(self, shipment: Shipment, hexes: list[str]) -> None:
         """R-5.4a: its hub is gone; it waits for a hub holding one of ``hexes``."""
         if shipment.to_hub is not None:
-            self.shipments_to[shipment.to_hub] -= 1
+            del self.shipments_to[shipment.to_hub][shipment.id]
         shipment.to_hub = None
         shipment.waiting = True
         shipment.waiting_for = list(hexes)

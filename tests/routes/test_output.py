@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import xml.etree.ElementTree as ET  # parsing our own output only
+from itertools import pairwise
 from pathlib import Path
 
 from economy.engine.hexgrid import Hex, distance
@@ -103,3 +105,43 @@ def test_json_text_is_exactly_the_dict_dumped(tmp_path: Path) -> None:
     assert {leg.route_class for leg in result.legs} >= {None, "minor", "main"}
     assert to_json(result) == json.dumps(to_dict(result), ensure_ascii=False)
     assert to_json(result, indent=2) == json.dumps(to_dict(result), indent=2, ensure_ascii=False)
+
+
+def test_svg_grid_outlines_every_hex_of_its_sectors(tmp_path: Path) -> None:
+    # The grid is one path of relative moves (a few hundred KB less on 16 sectors): read back,
+    # every hex of the sector has its six corners where a flat-topped hex of circumradius 10 px
+    # has them around its centre, to the 0.05 px its numbers are rounded to.
+    worlds = [row("0101", "One", BIG), row("0204", "Two", BIG), row("3240", "Three", BIG)]
+    result = map_routes([write_sector(tmp_path, "Grid", worlds)])
+    root = ET.fromstring(to_svg(result))  # noqa: S314 - our own output
+    grid = next(e for e in root.iter(f"{SVG}path") if e.get("class") == "grid")
+    outlines = [part for part in (grid.get("d") or "").split("M") if part]
+    assert len(outlines) == 32 * 40
+    corners = []
+    for outline in outlines:
+        start, *moves = outline.rstrip("z").split("l")
+        x, y = (float(v) for v in start.split(","))
+        points = [(x, y)]
+        for move in moves:
+            dx, dy = (float(v) for v in move.split(","))
+            x, y = x + dx, y + dy
+            points.append((x, y))
+        assert len(points) == 6
+        cx, cy = sum(p[0] for p in points) / 6, sum(p[1] for p in points) / 6
+        for (px, py), angle in zip(points, range(0, 360, 60), strict=True):
+            assert abs(px - cx - 10 * math.cos(math.radians(angle))) <= 0.05
+            assert abs(py - cy - 10 * math.sin(math.radians(angle))) <= 0.1
+        corners.append((round(cx, 1), round(cy, 1)))
+    # Neighbouring columns sit 15 px apart and half a hex (8.66 px) up or down: the 1,280 centres
+    # are every (column, row) of the sector, each once.
+    xs = sorted({c[0] for c in corners})
+    assert len(xs) == 32 and all(abs(b - a - 15) <= 0.1 for a, b in pairwise(xs))
+    assert len(set(corners)) == 32 * 40
+    # ... and each world's dot sits in the middle of its hex (drawn 1 px above the centre).
+    dots = [
+        (float(c.get("cx") or 0), float(c.get("cy") or 0) + 1) for c in root.iter(f"{SVG}circle")
+    ]
+    dots = dots[: len(worlds)]  # the legend's circles come after the worlds'
+    assert len(dots) == 3
+    for x, y in dots:
+        assert any(abs(x - cx) <= 0.1 and abs(y - cy) <= 0.1 for cx, cy in corners), (x, y)

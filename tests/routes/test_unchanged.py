@@ -2,7 +2,10 @@
 
 The digests were taken from the code before the speed work of issue 19's last round (commit
 974a18c: one process, no worker) on ../shared/data/sectors, which is read in place; only the
-sha256 of each output is kept here, never a copy of the data or of the maps. The same outputs
+sha256 of each output is kept here, never a copy of the data or of the maps. The SVG digests
+were taken again once, when the hex grid became one path of relative moves: every other byte
+of each SVG, and every byte of the JSON, compared equal to the earlier output
+(test_output.py checks the grid's outlines). The same outputs
 must come out of one process and of two (``workers=2``: batches shared with a forked worker,
 trade/routes/parallel.py), with batches of any size.
 """
@@ -27,15 +30,15 @@ SIXTEEN = (
 DIGESTS = {  # sectors -> sha256 of to_json, of to_svg (no notice)
     FIVE[:1]: (
         "b07d210888fdba2fb96caf38c0b1691115a79d78ef60452270193273229e2ee8",
-        "4de23d9e636124cb83a4003f5d2c996d434c3c96fd1f3670766e22513fae971e",
+        "ff8cda543c7a32f2a778f7ac0ca4eb00a492b168da9e54d69b763bb5bc7906c6",
     ),
     FIVE: (
         "00e82a70affdf881683ab04cf032a8bc188884ed7878180e9106940df67a60b1",
-        "f85a0c23965a66182e3e866fe436c8b355691460efd8a1d8ef03c4fda3d55c3d",
+        "af77095d9d54ac60a3d559993f37b1faabe0a7f28aa10eb1d367957b59a1c1c9",
     ),
     SIXTEEN: (
         "bf99768f7dea41c27e8e721f37ffbea959dc78cb3c92ee65c549b356846525f4",
-        "bc8c123f289630a7be247c2897937ec542cb02d290c4ee3bd4111213c4f0536f",
+        "ca25493d5eb3643f0fcc4034d0c10b29429f99dad4ac6dfe467b0328b96dfaec",
     ),
 }
 

@@ -13,6 +13,7 @@ import hashlib
 import math
 from collections import Counter
 from html import escape
+from itertools import pairwise
 
 from .mapper import RouteMap, WorldTrade
 from .sectors import SECTOR_COLS, SECTOR_ROWS
@@ -66,18 +67,23 @@ CORNERS = tuple(
 )  # a flat-topped hex's corners around its centre
 
 
+# One hex outline after its first corner, in relative moves: the same for every hex.
+_OUTLINE = (
+    "l"
+    + "l".join(
+        f"{round(bx - ax, 1) + 0:g},{round(by - ay, 1) + 0:g}"  # + 0: never "-0"
+        for (ax, ay), (bx, by) in pairwise(CORNERS)
+    )
+    + "z"
+)
+
+
 def _grid(frame: _Frame) -> str:
-    """Every hex's outline, one ``M..L..Z`` each. A column's hexes share their corners' x and a
-    row's (by column parity) their y, so each distinct coordinate is formatted once."""
-    xs: dict[float, list[str]] = {}
-    ys: dict[float, list[str]] = {}
-    out = []
-    for x, y in frame.cells:
-        cx, cy = frame.at(x, y)
-        px = xs.get(cx) or xs.setdefault(cx, [f"{cx + dx:.1f}" for dx, _ in CORNERS])
-        py = ys.get(cy) or ys.setdefault(cy, [f"{cy + dy:.1f}" for _, dy in CORNERS])
-        out.append("M" + "L".join(f"{px[i]},{py[i]}" for i in range(6)) + "Z")
-    return "".join(out)
+    """Every hex's outline: its first corner, then the relative moves all hexes share."""
+    dx, dy = CORNERS[0]
+    return "".join(
+        f"M{cx + dx:.1f},{cy + dy:.1f}{_OUTLINE}" for cx, cy in map(frame.at_cell, frame.cells)
+    )
 
 
 class _Frame:
@@ -107,6 +113,9 @@ class _Frame:
     def at(self, x: int, y: int) -> tuple[float, float]:
         px, py = _centre(x, y)
         return px - self.min_x, py - self.min_y
+
+    def at_cell(self, cell: tuple[int, int]) -> tuple[float, float]:
+        return self.at(*cell)
 
 
 def _borders(result: RouteMap, frame: _Frame) -> list[str]:
