@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from io import StringIO
 from pathlib import Path
 
@@ -13,7 +14,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from trade.routes import cli
 from trade.routes.cli import Bar as _Bar
+from trade.routes.parallel import Child
 
 from .helpers import BIG, row, write_sector
 
@@ -207,3 +210,44 @@ def test_module_entry_point_bad_input_exits_2(tmp_path: Path) -> None:
     proc = _run(["-m", "trade.routes", "--no-progress", str(tmp_path / "missing.tab")])
     assert proc.returncode == 2
     assert "no such file" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _run_cli(files: list[Path], *extra: str) -> None:
+    opts = {"files": [str(f) for f in files], "variant": [], "no_progress": True}
+    opts |= dict(zip(extra[::2], extra[1::2], strict=True))
+    cli.run(opts, lambda _: None, lambda _: None)
+
+
+def test_svg_written_by_a_child_while_the_json_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Speed (issue 19): with two workers on a large map the SVG is written in a forked child;
+    # both files are the same as one process writes them, and the child is always reaped.
+    files = list(_two_sectors(tmp_path))
+    _run_cli(files, "json", str(tmp_path / "one.json"), "svg", str(tmp_path / "one.svg"))
+    started: list[object] = []
+    real_start = Child.start
+
+    def spy(work: Callable[[], object]) -> Child | None:
+        child = real_start(work)
+        started.append(child)
+        return child
+
+    monkeypatch.setattr(Child, "start", spy)
+    monkeypatch.setattr(cli, "SHARE_OUTPUT", 0)
+    monkeypatch.setattr(cli, "default_workers", lambda: 2)
+    _run_cli(files, "json", str(tmp_path / "two.json"), "svg", str(tmp_path / "two.svg"))
+    assert len(started) == 1 and started[0] is not None
+    for name in ("json", "svg"):
+        assert (tmp_path / f"two.{name}").read_bytes() == (tmp_path / f"one.{name}").read_bytes()
+    # A file the child cannot write is reported like one this process cannot write.
+    with pytest.raises(cli.UsageError, match="cannot write output"):
+        _run_cli(files, "json", str(tmp_path / "three.json"), "svg", str(tmp_path / "no/x.svg"))
+    assert (tmp_path / "three.json").is_file()
+    # ... and when this process fails first, the child is still waited for: none is left over.
+    with pytest.raises(cli.UsageError, match="cannot write output"):
+        _run_cli(files, "json", str(tmp_path / "no/x.json"), "svg", str(tmp_path / "four.svg"))
+    assert (tmp_path / "four.svg").read_bytes() == (tmp_path / "one.svg").read_bytes()
+    assert len(started) == 3
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)

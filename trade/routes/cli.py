@@ -14,11 +14,12 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .allegiance import AllegianceTable
-from .mapper import map_routes
+from .mapper import RouteMap, map_routes
 from .output import to_json
+from .parallel import Child
 from .sectors import SectorFormatError
 from .settings import RouteSettings
 
@@ -29,6 +30,7 @@ NOTICE = (
 )
 
 Write = Callable[[str], object]
+SHARE_OUTPUT = 2000  # worlds: on fewer, both files take a few hundredths of a second together
 
 
 class UsageError(Exception):
@@ -136,15 +138,9 @@ def run(opts: dict[str, Any], out: Write, err: Write) -> None:
         err(f"warning: skipped {skipped}\n")
     if result.anomalies:
         err(f"warning: skipped {len(result.anomalies)} anomaly rows (UWP with '?')\n")
-    try:
-        if opts.get("json"):
-            Path(opts["json"]).write_text(to_json(result), encoding="utf-8")
-        if opts.get("svg"):
-            from .svg import to_svg  # only when asked for: a JSON-only run never loads it
-
-            Path(opts["svg"]).write_text(to_svg(result, notice=NOTICE), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write output: {exc}") from None
+    failed = _write_outputs(result, opts.get("json"), opts.get("svg"), settings.workers)
+    if failed:
+        raise UsageError(f"cannot write output: {failed}")
     by_class = ", ".join(f"{name} {count}" for name, count in result.legs_by_class().items())
     out(
         f"worlds {len(result.worlds)}; pairs {result.counted_pairs} counted "
@@ -153,6 +149,41 @@ def run(opts: dict[str, Any], out: Write, err: Write) -> None:
         f"skipped {len(result.anomalies)} anomaly rows, {len(result.malformed)} malformed "
         f"lines; {time.perf_counter() - started:.2f} s\n"
     )
+
+
+def _write_outputs(
+    result: RouteMap, json_path: str | None, svg_path: str | None, workers: int
+) -> str | None:
+    """Write the JSON and the SVG asked for; returns why one could not be written, or None.
+
+    With two workers, both files asked for and a map of :data:`SHARE_OUTPUT` worlds or more, a
+    forked :class:`Child` writes the SVG while this process writes the JSON (each takes about
+    0.1 s on 16 sectors)."""
+
+    def write_svg() -> str | None:
+        if not svg_path:
+            return None
+        from .svg import to_svg  # only when asked for: a JSON-only run never loads it
+
+        return _write(svg_path, lambda: to_svg(result, notice=NOTICE))
+
+    share = workers >= 2 and json_path and svg_path and len(result.worlds) >= SHARE_OUTPUT
+    child = Child.start(write_svg) if share else None
+    failed = _write(json_path, lambda: to_json(result))
+    if child is not None:
+        svg_failed = cast("str | None", child.join())  # always waited for, even after a failure
+        return failed or svg_failed
+    return failed or write_svg()
+
+
+def _write(path: str | None, text: Callable[[], str]) -> str | None:
+    if not path:
+        return None
+    try:
+        Path(path).write_text(text(), encoding="utf-8")
+    except OSError as exc:
+        return str(exc)
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

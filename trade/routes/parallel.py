@@ -10,15 +10,14 @@ digest both ways).
 - The queue is a pipe holding every batch's number (4 bytes each, written before the fork):
   each process reads the next number when it is free, so the two stay busy until the end
   whatever each batch costs.
-- The worker is a ``fork`` of this process after the graphs are built: it shares their pages
-  (copy-on-write) and starts in a few milliseconds. ``gc.freeze()`` keeps the collector from
-  touching (and so copying) every object the parent holds. It reports its progress through a
-  shared page and sends its results back pickled through a second pipe, then leaves with
-  ``os._exit`` (nothing of the parent's is flushed or closed twice).
+- The worker is a :class:`Child`, a ``fork`` of this process after the graphs are built: it
+  shares their pages (copy-on-write) and starts in a few milliseconds. It reports its progress
+  through a shared page and sends its results back pickled through a second pipe.
 - scipy's ``dijkstra`` holds the GIL, so threads would not help; only processes do.
 
 Only the command asks for a worker (``RouteSettings.workers``, default 1): a library call, a
-Celery task or a web request never forks.
+Celery task or a web request never forks. The command also writes its SVG in a :class:`Child`
+while it writes the JSON itself.
 """
 
 from __future__ import annotations
@@ -102,50 +101,28 @@ def _shared(
     queue_r, queue_w = os.pipe()
     os.write(queue_w, b"".join(struct.pack("<i", i) for i in range(len(batches))))
     os.close(queue_w)  # both processes see the end of the queue once it is empty
-    result_r, result_w = os.pipe()
     progress = mmap.mmap(-1, 8)  # anonymous and shared: the worker's finished sources
-    gc.freeze()  # the worker's collector leaves the parent's objects (and their pages) alone
     try:
-        pid = os.fork()
-    except OSError:  # no process to spare (a limit on processes or memory): carry on alone
-        gc.unfreeze()
-        for fd in (queue_r, result_r, result_w):
-            os.close(fd)
-        return _serial(ctx, batches, done)
-    if pid:
-        gc.unfreeze()  # the parent only: the worker keeps them frozen until it leaves
-    else:  # the worker
-        os.close(result_r)
-        _worker(ctx, batches, queue_r, result_w, progress)  # never returns
-    os.close(result_w)
-    try:
-        found: list[Pairs] = []
-        counted = mine = 0
-        while (i := _take(queue_r)) is not None:
-            src, reach = batches[i]
-            pairs, n = run_batch(ctx, src, reach)
-            found.extend(pairs)
-            counted += n
-            mine += len(src)
-            if done:
-                done(mine + struct.unpack("<q", progress[:8])[0])
-        payload = _read_all(result_r)
-        _, status = os.waitpid(pid, 0)
-        pid = 0
+        worker = Child.start(lambda: _worker(ctx, batches, queue_r, progress))
+        if worker is None:  # no process to spare (a limit on processes or memory): alone
+            return _serial(ctx, batches, done)
+        try:
+            found: list[Pairs] = []
+            counted = mine = 0
+            while (i := _take(queue_r)) is not None:
+                src, reach = batches[i]
+                pairs, n = run_batch(ctx, src, reach)
+                found.extend(pairs)
+                counted += n
+                mine += len(src)
+                if done:
+                    done(mine + struct.unpack("<q", progress[:8])[0])
+        except BaseException:
+            worker.kill()  # the worker's work is lost anyway
+            raise
+        their_found, their_counted, their_flows = cast(Results, worker.join())
     finally:
         os.close(queue_r)
-        os.close(result_r)
-        if pid:  # something went wrong here: the worker's work is lost anyway
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-    # The bytes come from our own forked worker through a pipe only it holds: trusted.
-    message: tuple[str, Any] = (
-        pickle.loads(payload) if payload else ("error", "the worker sent nothing")  # noqa: S301
-    )
-    kind, body = message
-    if kind != "ok" or os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"the mapper's worker process failed:\n{body}")
-    their_found, their_counted, their_flows = cast(Results, body)
     for name, digits in their_flows.items():
         for flow, theirs in zip(ctx.flows[name], digits, strict=True):
             flow += theirs  # exact: int64 flows never overflow (mapper.INT64_SAFE)
@@ -155,33 +132,88 @@ def _shared(
 
 
 def _worker(
-    ctx: BatchContext,
-    batches: Sequence[Batch],
-    queue: int,
-    result: int,
-    progress: mmap.mmap,
-) -> None:
-    """The forked worker: take batches until the queue is empty, send back what was found."""
-    status = 1
-    try:
-        found: list[Pairs] = []
-        counted = sources = 0
-        while (i := _take(queue)) is not None:
-            src, reach = batches[i]
-            pairs, n = run_batch(ctx, src, reach)
-            found.extend(pairs)
-            counted += n
-            sources += len(src)
-            progress[:8] = struct.pack("<q", sources)
-        flows = {name: [np.asarray(f) for f in digits] for name, digits in ctx.flows.items()}
-        message = pickle.dumps(("ok", (found, counted, flows)), protocol=pickle.HIGHEST_PROTOCOL)
-        status = 0
-    except BaseException:  # reported to the parent, which raises it
-        message = pickle.dumps(("error", traceback.format_exc()))
-    try:
-        _write_all(result, message)
-    finally:
-        os._exit(status)
+    ctx: BatchContext, batches: Sequence[Batch], queue: int, progress: mmap.mmap
+) -> Results:
+    """The forked worker: take batches until the queue is empty; what it found goes back."""
+    found: list[Pairs] = []
+    counted = sources = 0
+    while (i := _take(queue)) is not None:
+        src, reach = batches[i]
+        pairs, n = run_batch(ctx, src, reach)
+        found.extend(pairs)
+        counted += n
+        sources += len(src)
+        progress[:8] = struct.pack("<q", sources)
+    flows = {name: [np.asarray(f) for f in digits] for name, digits in ctx.flows.items()}
+    return found, counted, flows
+
+
+class Child:
+    """Work running in a forked child of this process, sharing its memory (copy-on-write).
+
+    :meth:`start` forks and runs ``work()`` in the child, which sends back what it returned,
+    pickled, through a pipe only it holds, then leaves with ``os._exit`` (nothing of the
+    parent's is flushed or closed twice). ``gc.freeze()`` around the fork keeps the child's
+    collector from touching (and so copying) every object the parent holds.
+    """
+
+    def __init__(self, pid: int, pipe: int) -> None:
+        self.pid, self.pipe = pid, pipe
+
+    @classmethod
+    def start(cls, work: Callable[[], Any]) -> Child | None:
+        """Fork and run ``work`` in the child; None when no process can be forked."""
+        read, write = os.pipe()
+        gc.freeze()
+        try:
+            pid = os.fork()
+        except OSError:
+            gc.unfreeze()
+            os.close(read)
+            os.close(write)
+            return None
+        if pid == 0:  # the child: it keeps the parent's objects frozen until it leaves
+            os.close(read)
+            status = 1
+            try:
+                message = pickle.dumps(("ok", work()), protocol=pickle.HIGHEST_PROTOCOL)
+                status = 0
+            except BaseException:  # reported to the parent, which raises it
+                message = pickle.dumps(("error", traceback.format_exc()))
+            try:
+                _write_all(write, message)
+            finally:
+                os._exit(status)
+        gc.unfreeze()
+        os.close(write)
+        return cls(pid, read)
+
+    def join(self) -> Any:
+        """Wait for the child: what ``work`` returned, or a RuntimeError with its traceback."""
+        try:
+            payload = _read_all(self.pipe)
+            _, status = os.waitpid(self.pid, 0)
+        except BaseException:
+            self.kill()
+            raise
+        finally:
+            os.close(self.pipe)
+        # The bytes come from our own forked child through a pipe only it holds: trusted.
+        message: tuple[str, Any] = (
+            pickle.loads(payload) if payload else ("error", "the child sent nothing")  # noqa: S301
+        )
+        kind, body = message
+        if kind != "ok" or os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError(f"the mapper's worker process failed:\n{body}")
+        return body
+
+    def kill(self) -> None:
+        """Stop the child at once and reap it (its work is not wanted)."""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):  # gone and reaped already
+            pass
 
 
 def _write_all(fd: int, data: bytes) -> None:
