@@ -925,8 +925,10 @@ def check_invariants(raw: dict[str, Any], sheet: list[tuple[str, int, Any]]) -> 
         seen |= set(hub.members())
 
     # R-5.4a: a shipment whose hub is gone waits for the old members; any other has its hub.
+    # The hub it left from is one that exists, or none once that hub is gone (contracts §1).
     hub_ids = {h.id for h in result.state.hubs}
     for sh in result.state.shipments:
+        assert sh.from_hub is None or sh.from_hub in hub_ids
         if sh.to_hub is None:
             assert sh.waiting and sh.waiting_for
         else:
