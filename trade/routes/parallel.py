@@ -29,7 +29,7 @@ import pickle
 import signal
 import struct
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -72,9 +72,18 @@ def run_batches(
 def _serial(
     ctx: BatchContext, batches: Sequence[Batch], done: Done | None
 ) -> tuple[list[Pairs], int]:
+    return _run(ctx, batches, range(len(batches)), done)
+
+
+def _run(
+    ctx: BatchContext, batches: Sequence[Batch], numbers: Iterable[int], done: Done | None
+) -> tuple[list[Pairs], int]:
+    """Run the batches of these ``numbers``: the pairs found and the count of pairs counted;
+    ``done`` hears how many sources this process has finished after each batch."""
     found: list[Pairs] = []
     counted = sources = 0
-    for src, reach in batches:
+    for i in numbers:
+        src, reach = batches[i]
         pairs, n = run_batch(ctx, src, reach)
         found.extend(pairs)
         counted += n
@@ -84,11 +93,12 @@ def _serial(
     return found, counted
 
 
-def _take(queue: int) -> int | None:
-    """The next batch number from the queue pipe, or None when it is empty (every process
-    reads whole 4-byte numbers: a pipe read of fewer bytes than are waiting takes just those)."""
-    raw = os.read(queue, 4)
-    return struct.unpack("<i", raw)[0] if raw else None
+def _queue(queue: int) -> Iterator[int]:
+    """The batch numbers from the queue pipe, each when this process is free for it, until it
+    is empty (every process reads whole 4-byte numbers: a pipe read of fewer bytes than are
+    waiting takes just those)."""
+    while raw := os.read(queue, 4):
+        yield struct.unpack("<i", raw)[0]
 
 
 def _shared(
@@ -106,17 +116,13 @@ def _shared(
         worker = Child.start(lambda: _worker(ctx, batches, queue_r, progress))
         if worker is None:  # no process to spare (a limit on processes or memory): alone
             return _serial(ctx, batches, done)
+
+        def both(mine: int) -> None:  # this process's sources and the worker's, so far
+            if done:
+                done(mine + struct.unpack("<q", progress[:8])[0])
+
         try:
-            found: list[Pairs] = []
-            counted = mine = 0
-            while (i := _take(queue_r)) is not None:
-                src, reach = batches[i]
-                pairs, n = run_batch(ctx, src, reach)
-                found.extend(pairs)
-                counted += n
-                mine += len(src)
-                if done:
-                    done(mine + struct.unpack("<q", progress[:8])[0])
+            found, counted = _run(ctx, batches, _queue(queue_r), both)
         except BaseException:
             worker.kill()  # the worker's work is lost anyway
             raise
@@ -135,15 +141,11 @@ def _worker(
     ctx: BatchContext, batches: Sequence[Batch], queue: int, progress: mmap.mmap
 ) -> Results:
     """The forked worker: take batches until the queue is empty; what it found goes back."""
-    found: list[Pairs] = []
-    counted = sources = 0
-    while (i := _take(queue)) is not None:
-        src, reach = batches[i]
-        pairs, n = run_batch(ctx, src, reach)
-        found.extend(pairs)
-        counted += n
-        sources += len(src)
+
+    def report(sources: int) -> None:
         progress[:8] = struct.pack("<q", sources)
+
+    found, counted = _run(ctx, batches, _queue(queue), report)
     flows = {name: [np.asarray(f) for f in digits] for name, digits in ctx.flows.items()}
     return found, counted, flows
 
