@@ -182,13 +182,16 @@ def _write(record: BattleRecord, powers: list[Power], entries: list[Entry], by: 
     )
 
 
-def _announce(record: BattleRecord, powers: list[Power], by: Power, round_number: int) -> None:
+def _announce(
+    record: BattleRecord, powers: list[Power], by: Power, round_number: int, *, amended: bool
+) -> None:
     announce.battle_record_proposed(
         campaign_id=record.campaign_id,
         record=record.key,
         round_number=round_number,
         proposer_id=by.pk,
         power_ids=[p.pk for p in powers if p.pk != by.pk],
+        amended=record.updated_at.isoformat() if amended else "",  # each amendment asks again
     )
 
 
@@ -207,7 +210,7 @@ def propose(*, power: Power, hex: Any, powers: Any, craft: Any, actor: str) -> B
         created_round=rnd.number,
     )
     _write(record, parties, entries, power)
-    _announce(record, parties, power, rnd.number)
+    _announce(record, parties, power, rnd.number, amended=False)
     return record
 
 
@@ -237,7 +240,7 @@ def amend(*, power: Power, key: str, hex: Any, powers: Any, craft: Any, actor: s
     record.col, record.row = int(hex_[:2]), int(hex_[2:])
     record.save(update_fields=["col", "row", "updated_at"])
     _write(record, parties, entries, power)
-    _announce(record, parties, power, rnd.number)
+    _announce(record, parties, power, rnd.number, amended=True)
     return record
 
 

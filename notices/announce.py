@@ -59,12 +59,20 @@ def motion_opened(motion_id: int) -> None:
 
 
 def battle_record_proposed(
-    *, campaign_id: int, record: str, round_number: int, proposer_id: int, power_ids: Sequence[int]
+    *,
+    campaign_id: int,
+    record: str,
+    round_number: int,
+    proposer_id: int,
+    power_ids: Sequence[int],
+    amended: str = "",
 ) -> None:
     """The hook for the fleet's battle records: call it in the transaction that stores a battle
     record ``record`` (its key) of round ``round_number`` proposed by power ``proposer_id``;
-    the players of every other power in ``power_ids`` are asked to confirm it. The notice names
-    the record, its round and the proposer only — never the battle's contents."""
+    the players of every other power in ``power_ids`` are asked to confirm it. ``amended``
+    names an amendment (any text unique to it, e.g. when it was made): each amendment asks
+    them again, once. The notice names the record, its round and the proposer only — never
+    the battle's contents."""
     _after_commit(
         "battle_record",
         {
@@ -73,6 +81,7 @@ def battle_record_proposed(
             "round": round_number,
             "proposer": proposer_id,
             "powers": list(power_ids),
+            "amended": amended,
         },
     )
 

@@ -234,14 +234,19 @@ def _battle_record(payload: dict[str, Any]) -> list[Draft]:
     proposer = Power.objects.get(pk=payload["proposer"], campaign=campaign)
     asked = set(payload["powers"]) - {proposer.pk}
     powers = Power.objects.filter(campaign=campaign, pk__in=asked)  # never another campaign's
+    amended = payload.get("amended") or ""
+    event = f"battle:{campaign.pk}:{payload['record']}" + (f":{amended}" if amended else "")
+    done = "amended its record of" if amended else "recorded"
     return [
         Draft(
             m.user_id,
             campaign.pk,
             Kind.BATTLE_RECORD,
-            f"battle:{campaign.pk}:{payload['record']}",
-            f"A battle record of round {payload['round']} awaits your confirmation",
-            f"{proposer.name} has recorded a battle of round {payload['round']} of "
+            event,
+            f"A battle record of round {payload['round']} "
+            + ("was amended and awaits" if amended else "awaits")
+            + " your confirmation",
+            f"{proposer.name} has {done} a battle of round {payload['round']} of "
             f"{campaign.name}. Check it and confirm it (or dispute it) on your battle records "
             "page before the round resolves.",
             reverse("battles", args=[campaign.pk, m.power.key]),

@@ -32,6 +32,15 @@ def _fresh_round_states() -> Iterator[None]:
     forget_round_states()
 
 
+@pytest.fixture
+def eager() -> Iterator[None]:
+    """Celery tasks (notice delivery, say) run in the test's process when they are sent, e.g.
+    by an after-commit hook that ``django_capture_on_commit_callbacks`` fires."""
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = False
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Settings) -> None:
     # PBKDF2's deliberate slowness buys nothing in tests and costs most of their time.

@@ -6,7 +6,6 @@ tasks in-process (eager), so the live server's own thread sends them."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from pytest_django import Settings
 from pytest_django.live_server_helper import LiveServer
 
 from economy.models import Round
-from ftcamp.celery import app as celery_app
 from powers.models import Campaign
 from tests.e2e.test_play_rounds import settled
 from tests.helpers import wait_for
@@ -25,13 +23,6 @@ from tests.web.factories import PASSWORD
 from tests.web.test_sector_import import tab_row, write_tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def eager() -> Iterator[None]:
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 def new_page(browser: Browser) -> Page:

@@ -15,6 +15,7 @@ from economy import battle_records, services
 from economy.models import Round
 from ftcamp.errors import Refused
 from notices import announce
+from notices.models import Notice
 from powers.models import BattleRecord, Craft, FleetGroup
 from tests.web.factories import ApiClient, World, add_fleet, make_campaign
 
@@ -74,6 +75,7 @@ def test_entered_confirmed_and_applied_at_the_next_resolution(
             "round_number": 1,
             "proposer_id": p0.pk,
             "power_ids": [p1.pk],
+            "amended": "",
         }
     ]
     mine = client_of(world, 1).get(client_of(world, 1).base + "battles/").json()
@@ -113,6 +115,47 @@ def test_decline_needs_a_reason_and_the_entering_power_amends(world: World) -> N
     assert r.status_code == 200
     assert [p["answer"] for p in r.json()["parties"]] == ["confirmed", "pending"]
     assert r.json()["craft"][0]["systems_disabled"] == {"b1": 1}
+
+
+def test_each_amendment_asks_the_other_powers_again(
+    world: World,
+    mailoutbox: list[Any],
+    django_capture_on_commit_callbacks: Any,
+    eager: None,
+) -> None:
+    # Notices are once per event: an amendment is an event of its own, so p1 is told of the
+    # proposal, then of each amendment once (by notice and email), and p0 of none of them.
+    for i, user in enumerate(world.users):
+        user.email = f"player{i}@example.org"
+        user.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        key = propose(world)
+    for hex_ in ("0101", "0101"):  # the same battle amended twice
+        with django_capture_on_commit_callbacks(execute=True):
+            r = post(
+                client_of(world, 0), f"battles/{key}/", {"action": "amend", **RECORD, "hex": hex_}
+            )
+        assert r.status_code == 200
+    subjects = [(m.to, m.subject) for m in mailoutbox]
+    assert subjects == [
+        (
+            ["player1@example.org"],
+            "[FTCamp] Battles: A battle record of round 1 awaits your confirmation",
+        ),
+        (
+            ["player1@example.org"],
+            "[FTCamp] Battles: A battle record of round 1 was amended and awaits your confirmation",
+        ),
+        (
+            ["player1@example.org"],
+            "[FTCamp] Battles: A battle record of round 1 was amended and awaits your confirmation",
+        ),
+    ]
+    assert mailoutbox[1].body.startswith(
+        "Power 0 has amended its record of a battle of round 1 of Battles."
+    )
+    assert Notice.objects.filter(user=world.users[1], kind="battle_record").count() == 3
+    assert not Notice.objects.filter(user=world.users[0]).exists()
 
 
 def test_the_admin_confirms_a_record_awaiting_others(world: World) -> None:

@@ -7,8 +7,6 @@ the LR change — and the one after applies nothing more."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from django.core.mail import EmailMessage
 from django.test import Client
@@ -19,21 +17,12 @@ from economy.events import describe
 from economy.models import LedgerLine, Round
 from economy.rounds import RoundNotOpen
 from economy.selectors import names_for
-from ftcamp.celery import app as celery_app
 from notices.models import Kind, Notice
 from powers.models import Craft, StarSystem
 from powers.models.command import Diplomat, Mission
 from tests.web.factories import World, add_fleet, make_campaign, make_user
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def eager() -> Iterator[None]:
-    """The delivery task runs in the test's process when its after-commit hook fires."""
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 @pytest.fixture

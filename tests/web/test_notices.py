@@ -4,7 +4,7 @@ private feed; whose turn it is on "My campaigns" and the dashboard."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from typing import ParamSpec, TypeVar
 
@@ -17,7 +17,6 @@ from pytest_django import DjangoAssertNumQueries, DjangoCaptureOnCommitCallbacks
 
 from economy import services
 from economy.models import Round
-from ftcamp.celery import app as celery_app
 from notices import announce
 from notices import services as notices
 from notices.models import EmailState, Kind, Notice, NoticeSettings
@@ -29,14 +28,6 @@ pytestmark = pytest.mark.django_db
 
 P = ParamSpec("P")
 T = TypeVar("T")
-
-
-@pytest.fixture
-def eager() -> Iterator[None]:
-    """The delivery task runs in the test's process when its after-commit hook fires."""
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 def emails(world: World) -> World:

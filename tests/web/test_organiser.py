@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -19,19 +18,11 @@ from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from economy.models import AuditEvent, Round
-from ftcamp.celery import app as celery_app
 from powers.models import Campaign, Invitation, Membership, Power, StarSystem
 from tests.web.factories import PASSWORD, World, make_campaign, make_user
 from tests.web.test_admin import _form_data
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def eager() -> Iterator[None]:
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = False
 
 
 @pytest.fixture
