@@ -1,4 +1,5 @@
-"""The vectorised mapper against a slow, plain reading of T-2 ... T-7 on random small maps.
+"""The vectorised mapper against a slow, plain reading of T-2 ... T-7 on random small maps and
+on a real sector.
 
 The reference below shares nothing with the product but the input rows: it computes every
 world's WTN and trade codes from the UWP with the seed's tables, every pair's WTCM and BTN
@@ -12,7 +13,9 @@ are compared exactly.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from fractions import Fraction as F
+from pathlib import Path
 from typing import TypedDict
 from unittest.mock import patch
 
@@ -21,6 +24,11 @@ from hypothesis import strategies as st
 
 from economy.engine.hexgrid import Hex, distance
 from trade.routes import PlacedWorld, Placement, RouteSettings, World, map_worlds, paths
+from trade.routes.allegiance import AllegianceTable
+from trade.routes.mapper import place
+from trade.routes.sectors import read_sector
+
+SECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sectors"
 
 UWPS = [
     "A788899-C",
@@ -150,18 +158,31 @@ maps = st.lists(
 )
 
 
+def _links(
+    nodes: dict[Coord, Node], xboat: set[frozenset[Coord]], reach: int
+) -> dict[Coord, list[tuple[Coord, int]]]:
+    """Each world's jumps: every other world up to ``reach`` parsecs away, and its X-boat links
+    of any length, with their parsecs."""
+    links: dict[Coord, list[tuple[Coord, int]]] = {u: [] for u in nodes}
+    for u in nodes:
+        for v in nodes:
+            d = distance(Hex(*u), Hex(*v))
+            if v != u and (d <= reach or frozenset((u, v)) in xboat):
+                links[u].append((v, d))
+    return links
+
+
 def _search(
     nodes: dict[Coord, Node],
-    xboat: set[frozenset[Coord]],
+    links: dict[Coord, list[tuple[Coord, int]]],
     src: Coord,
-    reach: int,
     jumps_first: bool,
     avoid: bool,
 ) -> dict[Coord, Key]:
     """Dijkstra with tuple keys from ``src``: (parsecs, jumps, bad waypoints) or, with
-    ``jumps_first``, (jumps, parsecs, bad waypoints), over jumps up to ``reach`` parsecs and the
-    X-boat links. A waypoint is a world a path goes through (neither end); with ``avoid`` a
-    path never goes through a bad one (T-6a P1)."""
+    ``jumps_first``, (jumps, parsecs, bad waypoints), over the ``links``. A waypoint is a world
+    a path goes through (neither end); with ``avoid`` a path never goes through a bad one (T-6a
+    P1)."""
     best: dict[Coord, Key] = {src: (0, 0, 0)}
     heap: list[tuple[Key, Coord]] = [((0, 0, 0), src)]
     while heap:
@@ -171,10 +192,7 @@ def _search(
         through_bad = u != src and nodes[u]["bad"]
         if avoid and through_bad:
             continue
-        for v in nodes:
-            d = distance(Hex(*u), Hex(*v))
-            if v == u or not (d <= reach or frozenset((u, v)) in xboat):
-                continue
+        for v, d in links[u]:
             jumps, parsecs, bad = (
                 (key[0], key[1], key[2]) if jumps_first else (key[1], key[0], key[2])
             )
@@ -187,8 +205,14 @@ def _search(
 
 
 def reference(
-    placed: list[PlacedWorld], xboat: set[frozenset[Coord]], min_btn: F, cap: str
+    placed: list[PlacedWorld],
+    xboat: set[frozenset[Coord]],
+    min_btn: F,
+    cap: str,
+    polity: Callable[[str], str | None] | None = None,
 ) -> dict[tuple[str, ...], tuple[F, int, int]]:
+    """Every pair that trades at ``min_btn`` or better: its BTN, parsecs and jumps. A world's
+    polity is ``polity(allegiance)``, by default the code's first two letters (``Na..``: none)."""
     nodes: dict[Coord, Node] = {}
     for p in placed:
         if p.world.zone == "R":
@@ -198,17 +222,18 @@ def reference(
         nodes[(p.x, p.y)] = {
             "wtn": ref_wtn(uwp),
             "codes": ref_codes(uwp),
-            "polity": None if alleg.startswith("Na") else alleg[:2],
+            "polity": polity(alleg) if polity else None if alleg.startswith("Na") else alleg[:2],
             "bad": p.world.zone == "A" or PORT_CLASS.get(uwp[0], 0) <= 2,
             "id": p.world.id,
         }
     feeder = F(9)
     pairs: dict[tuple[str, ...], tuple[F, int, int]] = {}
     keys = sorted(nodes)
+    jump2, jump3 = _links(nodes, xboat, 2), _links(nodes, xboat, 3)
     for i, a in enumerate(keys):
-        p0 = _search(nodes, xboat, a, 2, jumps_first=False, avoid=False)  # T-6a P0
-        p1 = _search(nodes, xboat, a, 2, jumps_first=False, avoid=True)  # T-6a P1
-        p3 = _search(nodes, xboat, a, 3, jumps_first=True, avoid=False)  # T-6c
+        p0 = _search(nodes, jump2, a, jumps_first=False, avoid=False)  # T-6a P0
+        p1 = _search(nodes, jump2, a, jumps_first=False, avoid=True)  # T-6a P1
+        p3 = _search(nodes, jump3, a, jumps_first=True, avoid=False)  # T-6c
         for b in keys[i + 1 :]:
             na, nb = nodes[a], nodes[b]
             value = None
@@ -300,3 +325,24 @@ def test_mapper_matches_plain_reading(
     assert sum(g.trade for g in result.legs) == sum(
         ref_trade(v[0]) * v[2] for v in expected.values()
     )
+
+
+def test_mapper_matches_plain_reading_on_a_real_sector() -> None:
+    """The same comparison on a real sector the other tests do not read: Tuglikki (375 worlds,
+    61 X-boat routes), read and placed by the product's reader, polities from its allegiance
+    table (both tested on their own); every world's WTN, every pair counted down to BTN 6, and
+    every pair of BTN 8 or more with its BTN, parsecs and jumps. (Checked the same way once, not
+    in the suite for time: Vland, Gvurrdon, the five sectors around Spinward Marches and the
+    four of Dagudashaag, Gushemege, Zarushagar and Ilelish, 0 differences.)"""
+    sector = read_sector(SECTORS / "Tuglikki.tab")
+    placement = place([sector])
+    table = AllegianceTable.load(SECTORS / "allegiance_codes.tab")
+    result = map_worlds(placement, RouteSettings(), allegiances=table)
+    at = {p.world.id: (p.x, p.y) for p in placement.worlds}
+    xboat = {frozenset((at[a], at[b])) for a, b in placement.xboat}
+    expected = reference(list(placement.worlds), xboat, F(6), "2wtn+1", table.polity)
+    assert len(placement.xboat) > 50 and len(expected) > 10_000  # a real test of both
+    assert result.counted_pairs == len(expected)
+    listed = {(p.a, p.b): (F(p.btn_h, 2), p.distance, p.jumps) for p in result.pairs}
+    assert listed == {k: v for k, v in expected.items() if v[0] >= 8}
+    assert all(F(w.wtn_h, 2) == ref_wtn(w.uwp) for w in result.worlds)
