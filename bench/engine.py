@@ -30,6 +30,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from bench.machine import describe
 from economy.engine.codec import dump_state, parse_state
 from economy.engine.navy import Navy
 from economy.engine.resolve import resolve
@@ -353,6 +354,7 @@ def reasons(errors: list[str], top: int = 3) -> str:
 
 
 def main(sizes: tuple[int, ...] = SIZES) -> None:
+    print(describe())
     print("best of 3; everything scales with the systems (20 powers ... at 5,000)")
     times = {}
     for n in sizes:

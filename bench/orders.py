@@ -68,6 +68,7 @@ from django.test import Client  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from bench.engine import build  # noqa: E402
+from bench.machine import describe  # noqa: E402
 from bench.resolution import setup_database, storable  # noqa: E402
 from campaigns import services as power_services  # noqa: E402
 from economy.engine.codec import dump_state, parse_state  # noqa: E402
@@ -360,6 +361,7 @@ def report(n_systems: int, m: dict[str, Any]) -> float:
 
 def main(sizes: list[int]) -> None:
     load = os.getloadavg()
+    print(describe())
     print(
         f"{CLIENTS} clients, {WORKERS} gunicorn workers,"
         f" {POWERS} powers x {WRITES_PER_POWER} writes;"

@@ -17,6 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.machine import describe  # noqa: E402 - after the sys.path line, run as a script
+
 SECTORS = ROOT.parent / "shared" / "data" / "sectors"
 
 
@@ -51,6 +55,7 @@ BENCHES: list[tuple[str, list[Callable[[], str | None]]]] = [
 
 
 def main() -> int:
+    print(describe(), flush=True)
     outcome: list[tuple[str, str]] = []
     for script, needs in BENCHES:
         missing = next((why for check in needs if (why := check())), None)

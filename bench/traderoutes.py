@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import compileall
 import gc
-import os
 import subprocess
 import sys
 import tempfile
@@ -40,7 +39,8 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from trade.routes import map_routes  # noqa: E402 - after the sys.path line, run as a script
+from bench.machine import describe  # noqa: E402 - after the sys.path line, run as a script
+from trade.routes import map_routes  # noqa: E402
 
 BLOCKS = {
     "1": ("Spinward Marches", ("Spinward Marches",)),
@@ -186,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no sector files in {folder}; use --sectors DIR", file=sys.stderr)
         return 2
     compileall.compile_dir(ROOT / "trade" / "routes", quiet=1)
-    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; best of {args.runs}")
+    print(describe())
+    print(f"best of {args.runs}")
     for key in args.only or BLOCKS:
         label, names = BLOCKS[key]
         files = [folder / f"{name}.tab" for name in names]
