@@ -332,8 +332,9 @@ def test_mapper_matches_plain_reading_on_a_real_sector() -> None:
     61 X-boat routes), read and placed by the product's reader, polities from its allegiance
     table (both tested on their own); every world's WTN, every pair counted down to BTN 6, and
     every pair of BTN 8 or more with its BTN, parsecs and jumps. (Checked the same way once, not
-    in the suite for time: Vland, Gvurrdon, the five sectors around Spinward Marches and the
-    four of Dagudashaag, Gushemege, Zarushagar and Ilelish, 0 differences.)"""
+    in the suite for time: Vland, Gvurrdon, the five sectors around Spinward Marches, the four
+    of Dagudashaag, Gushemege, Zarushagar and Ilelish, and the whole 16-sector block: 934,815
+    pairs counted, 59,403 of BTN 8 or more, 15 minutes; 0 differences.)"""
     sector = read_sector(SECTORS / "Tuglikki.tab")
     placement = place([sector])
     table = AllegianceTable.load(SECTORS / "allegiance_codes.tab")
