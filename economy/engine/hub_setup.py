@@ -22,12 +22,12 @@ def reachable(centre: str, links: list[tuple[str, str]]) -> set[str]:
         adjacent[a].append(b)
         adjacent[b].append(a)
     seen = {centre}
-    todo = [centre]
-    while todo:
-        for nxt in adjacent[todo.pop()]:
+    frontier = [centre]
+    while frontier:
+        for nxt in adjacent[frontier.pop()]:
             if nxt not in seen:
                 seen.add(nxt)
-                todo.append(nxt)
+                frontier.append(nxt)
     return seen
 
 
