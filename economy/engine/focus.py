@@ -135,15 +135,12 @@ def focus(state: State, power: str, orders: Iterable[Any] = ()) -> State:
         if sh.power in linked or sh.sender in linked:
             keep_hubs.update(h for h in (sh.from_hub, sh.to_hub) if h is not None)
 
-    while True:
-        before = (
-            len(hot),
-            len(keep_groups),
-            len(keep_statics),
-            len(keep_hubs),
-            len(keep_craft),
-            len(keep_systems),
-        )
+    def sizes() -> tuple[int, ...]:
+        sets = (hot, keep_groups, keep_statics, keep_hubs, keep_craft, keep_systems)
+        return tuple(len(kept) for kept in sets)
+
+    while True:  # until nothing more is drawn in
+        before = sizes()
         hot.update(systems[s].hex for s in keep_systems if s in systems)
         hot.update(groups[g].hex for g in keep_groups if g in groups)
         hot.update(statics[s].hex for s in keep_statics if s in statics)
@@ -182,15 +179,7 @@ def focus(state: State, power: str, orders: Iterable[Any] = ()) -> State:
                 keep_groups.add(kept.group)
             if kept.static is not None:
                 keep_statics.add(kept.static)
-        after = (
-            len(hot),
-            len(keep_groups),
-            len(keep_statics),
-            len(keep_hubs),
-            len(keep_craft),
-            len(keep_systems),
-        )
-        if after == before:
+        if sizes() == before:
             break
 
     kept_systems: list[System] = [s for s in state.systems if s.id in keep_systems]
