@@ -27,7 +27,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def added(page: Page, count: int) -> None:
     page.get_by_role("button", name="Add order").click()
-    expect(page.locator("#order-list li")).to_have_count(count)
+    try:
+        expect(page.locator("#order-list li")).to_have_count(count)
+    except AssertionError as exc:  # say what the page said (a refusal, a closed round)
+        shown = page.locator("#order-errors, .messages, .error").all_inner_texts()
+        raise AssertionError(f"{exc}\nthe page shows: {shown} at {page.url}") from None
     expect(page.locator("#order-list .error")).to_have_count(0)
 
 
