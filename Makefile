@@ -3,6 +3,8 @@ SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+NATIVE := trade/routes/csrc/native.so
+CC ?= cc
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ftcamp
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
@@ -15,7 +17,13 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/pip install --quiet -e ".[dev]" --config-settings editable_mode=compat
 	touch $(STAMP)
 
-install: $(STAMP)
+## the trade-route mapper's C loops (trade/routes/native.py); without a C compiler the mapper
+## runs its numpy and scipy code instead, with the same results, slower
+$(NATIVE): trade/routes/csrc/native.c
+	$(CC) -O2 -std=c99 -Wall -Wextra -shared -fPIC -o $@ $< \
+		|| echo "note: $(NATIVE) not built; the trade-route mapper will use numpy and scipy"
+
+install: $(STAMP) $(NATIVE)
 
 ## run: the demo on 127.0.0.1:$(PORT) with SQLite and in-process tasks
 run: install
@@ -54,4 +62,4 @@ bench: install
 	$(PY) bench/run_all.py
 
 clean:
-	rm -rf $(VENV) staticfiles db.sqlite3
+	rm -rf $(VENV) staticfiles db.sqlite3 $(NATIVE)

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402 - after the sys.path line, run as a script
-from trade.routes import map_routes  # noqa: E402
+from trade.routes import map_routes, native  # noqa: E402
 
 BLOCKS = {
     "1": ("Spinward Marches", ("Spinward Marches",)),
@@ -187,7 +187,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     compileall.compile_dir(ROOT / "trade" / "routes", quiet=1)
     print(describe())
-    print(f"best of {args.runs}")
+    engine = (
+        "C (trade/routes/native.py)" if native.available() else "numpy and scipy (no C library)"
+    )
+    print(f"best of {args.runs}; searches and tree flows in {engine}")
     for key in args.only or BLOCKS:
         label, names = BLOCKS[key]
         files = [folder / f"{name}.tab" for name in names]

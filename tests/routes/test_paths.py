@@ -16,7 +16,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from economy.engine.hexgrid import Hex, distance
-from trade.routes import RouteMap, RouteSettings, map_routes, mapper, paths
+from trade.routes import RouteMap, RouteSettings, map_routes, mapper, native, paths
 
 from .helpers import BIG, STONE, row, write_sector
 
@@ -323,12 +323,14 @@ def test_t6c_jump3_path_fewest_jumps_then_parsecs(tmp_path: Path) -> None:
     st.integers(0, 40),
     st.data(),
 )
-def test_numpy_search_gives_scipy_dijkstras_weights(  # type: ignore[no-untyped-def]
+def test_searches_give_scipy_dijkstras_weights(  # type: ignore[no-untyped-def]
     spec, links, limit_parsecs, data
 ) -> None:
-    """paths.level_search (small maps) returns exactly what scipy's dijkstra returns, on every
-    graph the mapper builds (P0, the clean P1 graph with its leaving copies, jump-3), from any
-    sources, with the limit anywhere (on a node's very weight too) or none."""
+    """The C search (paths.shortest with the native library) and paths.level_search (small maps
+    without it) return exactly what scipy's dijkstra returns, on every graph the mapper builds
+    (P0, the clean P1 graph with its leaving copies, jump-3), from any sources, with the limit
+    anywhere (on a node's very weight too) or none."""
+    assert native.available()
     x = np.array([t[0] for t in spec], dtype=np.int64)
     y = np.array([t[1] for t in spec], dtype=np.int64)
     bad = np.array([t[2] for t in spec], dtype=bool)
@@ -361,6 +363,8 @@ def test_numpy_search_gives_scipy_dijkstras_weights(  # type: ignore[no-untyped-
             expected = dijkstra(matrix, directed=True, indices=graph.start[sources], limit=limit)
             got = paths.level_search(graph, sources, limit)
             assert np.array_equal(got, expected), (graph.metric, limit)
+            got = paths.shortest(graph, sources, limit)
+            assert np.array_equal(got, expected), ("native", graph.metric, limit)
 
 
 @settings(max_examples=60, deadline=None)

@@ -23,7 +23,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from economy.engine.hexgrid import Hex, distance
-from trade.routes import PlacedWorld, Placement, RouteSettings, World, map_worlds, paths
+from trade.routes import PlacedWorld, Placement, RouteSettings, World, map_worlds, native, paths
 from trade.routes.allegiance import AllegianceTable
 from trade.routes.mapper import place
 from trade.routes.sectors import read_sector
@@ -309,9 +309,9 @@ def test_mapper_matches_plain_reading(
     by_id = {w.id: F(w.wtn_h, 2) for w in result.worlds}
     assert all(by_id[p.world.id] == ref_wtn(p.world.uwp) for p in placed)
     # T-6 "results never depend on processing order": batching sources differently changes
-    # nothing, legs included; nor does searching with scipy's dijkstra instead of the numpy
-    # search small maps use (paths.shortest).
-    with patch.object(paths, "SMALL_MAP", 0):
+    # nothing, legs included; nor does searching with scipy's dijkstra and walking the trees
+    # in numpy instead of in C (trade/routes/native.py).
+    with patch.object(native, "available", lambda: False), patch.object(paths, "SMALL_MAP", 0):
         again = map_worlds(
             Placement(tuple(placed), tuple(sorted(xboat_pairs))),
             RouteSettings(btn_cap=cap, min_btn=min_btn),

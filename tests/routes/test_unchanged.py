@@ -7,7 +7,8 @@ were taken again once, when the hex grid became one path of relative moves: ever
 of each SVG, and every byte of the JSON, compared equal to the earlier output
 (test_output.py checks the grid's outlines). The same outputs
 must come out of one process and of two (``workers=2``: batches shared with a forked worker,
-trade/routes/parallel.py), with batches of any size.
+trade/routes/parallel.py), with batches of any size, and with the C loops (trade/routes/native.py)
+or without them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from trade.routes import RouteSettings, map_routes, to_json, to_svg
+from trade.routes import RouteSettings, map_routes, native, to_json, to_svg
 
 SECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sectors"
 FIVE = ("Spinward Marches", "Deneb", "Corridor", "Trojan Reach", "Reft")
@@ -62,7 +63,13 @@ def _digests(names: tuple[str, ...], settings: RouteSettings) -> tuple[str, str]
     ],
     ids=["spinward", "spinward-2-workers", "five", "five-2-workers", "sixteen-2-workers"],
 )
+@pytest.mark.parametrize("in_c", [True, False], ids=["c", "numpy-scipy"])
 def test_outputs_are_those_before_the_speed_work(
-    names: tuple[str, ...], route_settings: RouteSettings
+    names: tuple[str, ...],
+    route_settings: RouteSettings,
+    in_c: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    assert native.available()  # so that "c" is what it says
+    monkeypatch.setattr(native, "available", lambda: in_c)
     assert _digests(names, route_settings) == DIGESTS[names]

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from . import native
 from .paths import IntArray, JumpGraph, best_parents
 
 
@@ -53,6 +54,12 @@ def add_tree_flows(
     if not len(start):
         return
     acc, slot = scratch.arrays(dist.size)  # acc: the trade under each tree node so far
+    if native.available():  # the same walk in C
+        m = graph.metric
+        per = m.parsec // m.jump if m.parsec > m.jump else 0
+        pads = (graph.pad_u, graph.pad_w, graph.pad_e)
+        native.tree_flows(dist, at, amount, pads, m.jump, per, acc, flow)
+        return
     acc[at] = amount
     flat = dist.reshape(-1)
     _, d0, _ = graph.metric.decode(flat[start])  # jumps: a parent has one fewer

@@ -34,6 +34,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from . import native
 from .batch import BatchContext, Pairs, run_batch
 from .paths import SMALL_MAP, IntArray, prepare
 
@@ -106,7 +107,7 @@ def _shared(
 ) -> tuple[list[Pairs], int]:
     for _, graph in ctx.graphs():
         prepare(graph)  # imported and built once, before the fork, for both processes
-    if any(graph.worlds > SMALL_MAP for _, graph in ctx.graphs()):
+    if not native.available() and any(graph.worlds > SMALL_MAP for _, graph in ctx.graphs()):
         import scipy.sparse.csgraph  # noqa: F401 - the same: the searches' module, loaded once
     queue_r, queue_w = os.pipe()
     os.write(queue_w, b"".join(struct.pack("<i", i) for i in range(len(batches))))

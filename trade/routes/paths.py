@@ -1,11 +1,12 @@
-"""The jump graphs and path choice (T-6, T-6a, T-6c), vectorised with numpy and scipy's csgraph.
+"""The jump graphs and path choice (T-6, T-6a, T-6c), vectorised with numpy.
 
 Each path choice is lexicographic, written as one integer edge weight on the directed edge
 u -> v (:class:`Metric`): ``parsec * parsecs + jump * 1 + bad * bad(v)``. Every weight is an
 integer far below 2**53, so the float64 sums of a shortest-path search stay exact and decode
-back into the three counts. The searches are ``scipy.sparse.csgraph.dijkstra`` on large maps and
-a numpy search level by level on small ones (:func:`shortest`: importing scipy alone takes
-longer than mapping a whole sector); both give the same weights, to the bit.
+back into the three counts. The searches (:func:`shortest`) run in C (:mod:`.native`) where it
+is built, else with ``scipy.sparse.csgraph.dijkstra`` on large maps and a numpy search level by
+level on small ones (importing scipy alone takes longer than mapping a whole sector); all give
+the same weights, to the bit.
 
 - T-6a P0 (:data:`FEWEST_PARSECS`): fewest parsecs, then fewest jumps, then fewest Amber-zone or
   class II-or-worse waypoints, on the jump-1/2 and X-boat graph.
@@ -24,6 +25,8 @@ from typing import Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from . import native
+
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
@@ -38,6 +41,11 @@ class Metric:
     parsec: int
     jump: int
     bad: int
+
+    @property
+    def unit(self) -> int:
+        """The leading count's weight: every edge adds a whole number of these, at least one."""
+        return max(self.parsec, self.jump)
 
     def limit(self, parsecs: int | None = None, jumps: int | None = None) -> float:
         """The largest path weight with at most ``parsecs`` (or ``jumps``) on the leading count."""
@@ -303,11 +311,18 @@ def shortest(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
     and one column per graph node (``inf`` = not reached within ``limit``; every finite value is
     an exact integer). Column ``t < graph.worlds`` is world t as the path's end.
 
-    A large map uses scipy's dijkstra (C, about twice as fast); a small one a numpy search
-    (:func:`level_search`), which costs less than importing scipy at all (0.16 s on the
-    development machine): ``python -m trade.routes`` on five real sectors takes 0.57 s this
-    way against 0.66 s with scipy, on seven 1.25 s against 1.13 s.
+    The C search (:mod:`.native`) when it is built; else scipy's dijkstra on a large map and a
+    numpy search (:func:`level_search`) on a small one, which costs less than importing scipy
+    at all (0.16 s on the development machine): ``python -m trade.routes`` on five real
+    sectors took 0.57 s this way against 0.66 s with scipy, on seven 1.25 s against 1.13 s.
+    All three give the same weights, to the bit.
     """
+    if native.available():
+        out, unit = graph.out, graph.metric.unit
+        weights = prepare(graph)
+        return native.search(
+            graph.n, out.indptr, out.indices, weights, unit, graph.start[sources], limit
+        )
     if graph.worlds <= SMALL_MAP:
         return level_search(graph, sources, limit)
     from scipy.sparse.csgraph import dijkstra  # large maps only (see above)
@@ -318,10 +333,15 @@ def shortest(graph: JumpGraph, sources: IntArray, limit: float) -> FloatArray:
 
 
 def prepare(graph: JumpGraph) -> Any:
-    """What :func:`shortest` builds once per graph, built now (and cached on the graph): the
-    scipy matrix of a large map, the numpy search's edge arrays of a small one. A worker
-    process forked afterwards (trade/routes/parallel.py) shares them instead of building and
-    importing them again."""
+    """What :func:`shortest` builds once per graph, built now (and cached on the graph): the C
+    search's integer weights, or the scipy matrix of a large map, or the numpy search's edge
+    arrays of a small one. A worker process forked afterwards (trade/routes/parallel.py) shares
+    them instead of building and importing them again."""
+    if native.available():
+        weights = graph.cache.get("native")
+        if weights is None:
+            weights = graph.cache["native"] = graph.out.data.astype(np.int64)
+        return weights
     if graph.worlds <= SMALL_MAP:
         return _edges(graph)
     matrix = graph.cache.get("scipy")
@@ -413,7 +433,7 @@ def _edges(graph: JumpGraph) -> tuple[IntArray, FloatArray, IntArray, int, list[
     edges = graph.cache.get("edges")
     if edges is None:
         out = graph.out
-        unit = max(graph.metric.parsec, graph.metric.jump)
+        unit = graph.metric.unit
         u = np.repeat(np.arange(graph.n, dtype=np.int64), np.diff(out.indptr))
         step = (out.data // unit).astype(np.int64)
         edges = (out.indices - u, out.data, step, unit, np.unique(step).tolist())
