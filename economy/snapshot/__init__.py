@@ -19,6 +19,9 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from django.db import connection, models
+from django.db.models import Q, signals
+from django.db.models.deletion import Collector
+from django.db.models.fields.reverse_related import ManyToOneRel
 
 from economy.engine.codec import dump_state, parse_state
 from economy.engine.navy import Navy
@@ -717,8 +720,8 @@ def _sync(
     """Make the campaign's rows of ``model`` equal ``desired`` (by identity); returns all rows
     by identity. Deletes first, so unique positions can move between rows."""
     stale = [obj.pk for ident, obj in existing.items() if ident not in desired]
-    if stale and delete:
-        model._default_manager.filter(pk__in=stale).delete()
+    if delete:
+        _delete(model, stale)
     fields = sorted({f for values in desired.values() for f in values})
     changed, created, out = [], [], {}
     for ident, values in desired.items():
@@ -739,9 +742,44 @@ def _sync(
 
 
 def _drop(model: type[models.Model], stale: list[Any]) -> None:
-    """Delete these rows by primary key (no query when there are none)."""
-    if stale:
-        model._default_manager.filter(pk__in=[obj.pk for obj in stale]).delete()
+    """Delete these rows (no query when there are none)."""
+    _delete(model, [obj.pk for obj in stale])
+
+
+def _delete(model: type[models.Model], pks: list[Any]) -> None:
+    """Delete these rows by primary key, in a number of statements that does not grow with
+    them (none when there are none). Django's ``delete()`` collects rows that other rows
+    reference and deletes them 100 keys per statement, so a large round took more queries to
+    save than a small one (issue 13). Where every reference is a cascade from rows that nothing
+    references in turn (a hub's links, a build's builders), those go first, one statement
+    each, then the rows in one; anything else (PROTECT, SET_NULL, deeper cascades, delete
+    signals, inheritance) keeps Django's ``delete()``, as do rows that nothing references (one
+    statement already)."""
+    if not pks:
+        return
+    rows = model._default_manager.filter(pk__in=pks)
+    # every foreign key to the model, one-to-one included, hidden ones too (related_name="+")
+    refs = [r for r in model._meta.get_fields(include_hidden=True) if isinstance(r, ManyToOneRel)]
+    dependents = [
+        r.related_model._base_manager.filter(**{f"{r.field.name}__in": pks})
+        for r in refs
+        if r.on_delete is models.CASCADE
+    ]
+    collector = Collector(rows.db)
+    plain = (
+        dependents
+        and len(dependents) == len(refs)
+        and all(collector.can_fast_delete(d) for d in dependents)
+        and not (model._meta.parents or model._meta.private_fields)
+        and not signals.pre_delete.has_listeners(model)
+        and not signals.post_delete.has_listeners(model)
+    )
+    if not plain:
+        rows.delete()
+        return
+    for dependent in dependents:
+        dependent.delete()  # one statement: nothing references it, no signal
+    rows._raw_delete(rows.db)
 
 
 def _by_key(qs: Iterable[Any]) -> dict[str, Any]:
@@ -1115,10 +1153,11 @@ def _save_hubs(campaign: Campaign, hubs: list[Hub], pid: dict[str, int]) -> dict
 
     rebuild = [h for h in hubs if not unchanged(h)]
     # Structures go before hubs are synced, so a hex can pass from one hub to another.
-    HubNode.objects.filter(
-        hub_id__in=[existing[h.id].pk for h in rebuild if h.id in existing]
-    ).delete()
-    HubNode.objects.filter(campaign_id=cid).exclude(hub__key__in=[h.id for h in hubs]).delete()
+    rebuilt = [existing[h.id].pk for h in rebuild if h.id in existing]
+    gone = Q(hub_id__in=rebuilt) | ~Q(hub__key__in=[h.id for h in hubs])
+    _delete(
+        HubNode, list(HubNode.objects.filter(gone, campaign_id=cid).values_list("pk", flat=True))
+    )
     rows: dict[str, TradeHub] = _sync(
         TradeHub,
         campaign,
