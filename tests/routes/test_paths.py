@@ -18,6 +18,7 @@ from scipy.sparse.csgraph import connected_components, dijkstra
 from economy.engine.hexgrid import Hex, distance
 from trade.routes import RouteMap, RouteSettings, map_routes, mapper, native, paths
 
+from .graphs import jump_graphs, random_maps
 from .helpers import BIG, STONE, row, write_sector
 
 # WTN 4 world: TL C -> GURPS 10 (+1), PR 6 (+3) = UWTN 4, class IV port in the 4-4.5 row: 0.
@@ -312,39 +313,18 @@ def test_t6c_jump3_path_fewest_jumps_then_parsecs(tmp_path: Path) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.integers(1, 12), st.integers(1, 12), st.booleans()),
-        min_size=1,
-        max_size=60,
-        unique_by=lambda t: (t[0], t[1]),
-    ),
-    st.sets(st.tuples(st.integers(0, 59), st.integers(0, 59)), max_size=6),
-    st.integers(0, 40),
-    st.data(),
-)
+@given(random_maps(12, 60), st.integers(0, 40), st.data())
 def test_searches_give_scipy_dijkstras_weights(  # type: ignore[no-untyped-def]
-    spec, links, limit_parsecs, data
+    world_map, limit_parsecs, data
 ) -> None:
     """The C search (paths.shortest with the native library) and paths.level_search (small maps
     without it) return exactly what scipy's dijkstra returns, on every graph the mapper builds
     (P0, the clean P1 graph with its leaving copies, jump-3), from any sources, with the limit
     anywhere (on a node's very weight too) or none."""
     assert native.available()
-    x = np.array([t[0] for t in spec], dtype=np.int64)
-    y = np.array([t[1] for t in spec], dtype=np.int64)
-    bad = np.array([t[2] for t in spec], dtype=bool)
+    spec, links = world_map
     n = len(spec)
-    pairs = [(a, b) for a, b in links if a < n and b < n and a != b]
-    extra = (
-        np.array([a for a, _ in pairs], dtype=np.int64),
-        np.array([b for _, b in pairs], dtype=np.int64),
-    )
-    graphs = [
-        paths.build_graph(x, y, bad, 2, extra, metric=paths.FEWEST_PARSECS),
-        paths.build_graph(x, y, bad, 2, extra, metric=paths.CLEAN, clean=True),
-        paths.build_graph(x, y, bad, 3, extra, metric=paths.FEWEST_JUMPS),
-    ]
+    graphs = jump_graphs(spec, links)
     sources = np.array(
         data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=n, unique=True)),
         dtype=np.int64,
