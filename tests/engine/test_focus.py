@@ -140,3 +140,18 @@ def test_the_captor_may_claim_its_nearest_system_in_resource_1() -> None:
     orbit = next(g for g in state["groups"] if g["id"] == "g1")
     state["groups"].append({**orbit, "id": "g2", "hex": "0104"})
     assert _destination_of_the_share(raw) == "system:n"
+
+
+def test_a_hub_drawn_in_makes_its_members_hexes_hot() -> None:
+    """The fixed point: vargr's group on Maintain Orbit at 0103 (terra's hub member) makes
+    0103 hot, which draws in terra's hub ``core``; only then are its other members' hexes hot,
+    so terra's system and static at the centre 0101 are kept on the next pass. A terra system
+    on no hot hex (0120) stays out."""
+    raw = _capture_case()
+    raw["state"]["systems"].append(_system("f", "0120", "terra", 5))
+    case = load_case({**raw, "orders": {}})
+    part = focus(case.state, "vargr")
+    assert [h.id for h in part.hubs] == ["core"]
+    assert {s.id for s in part.systems} == {"a", "b", "d", "e"}
+    assert {s.id for s in part.statics} == {"s1", "s2", "s3", "s4"}
+    assert differences(case.state, []) == []
