@@ -769,6 +769,7 @@ def _delete(model: type[models.Model], pks: list[Any]) -> None:
     plain = (
         dependents
         and len(dependents) == len(refs)
+        and all(r.field_name == model._meta.pk.name for r in refs)  # keys are primary keys
         and all(collector.can_fast_delete(d) for d in dependents)
         and not (model._meta.parents or model._meta.private_fields)
         and not signals.pre_delete.has_listeners(model)
