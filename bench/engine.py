@@ -1,4 +1,5 @@
-"""Benchmark the pure round engine: ``.venv/bin/python bench/engine.py [SIZES...]``.
+"""Benchmark the pure round engine: ``.venv/bin/python bench/engine.py [SIZES...]
+[--instructions]``.
 
 A synthetic campaign grows as a whole with its systems (issue 13): at 5,000 systems it has 20
 powers, 200 hubs, 2,000 groups of 5 craft, 200 static yards with 200 builds in progress, 50
@@ -6,17 +7,23 @@ invasions and 10,000 orders (a tenth of them fleet orders); at N systems each of
 N / 5,000 times as many (at least 2 powers). The state stays valid at every size: the
 contract's map holds at most 99 x 99 hexes and one system per hex, so the sizes are 900, 5,000
 and 9,000 systems (9,801 at most); each state goes through the codec (``parse_state``) before
-it is timed, and LR stays within each system type's maximum. The best of three runs is printed
-for each size with the share of orders the engine rejected and why (most are cheap paths: an
-order the sheet's earlier orders left without the means), and the growth from 900 to 9,000.
+it is timed, and LR stays within each system type's maximum. The best of five runs, the sizes
+taken in turn, is printed for each size with the share of orders the engine rejected and why
+(most are cheap paths: an order the sheet's earlier orders left without the means), and the
+growth from 900 to 9,000. ``--instructions`` (``make bench``) also counts one round's
+instructions at the smallest and largest size with callgrind: the work, whatever the caches.
 Target (issues 3, 13 and 14): under 0.5 s at 5,000 systems on one core, and time growing at
 most linearly (x10 or less from 900 to 9,000 systems).
 """
 
 from __future__ import annotations
 
+import argparse
 import gc
+import os
 import random
+import shutil
+import subprocess
 import sys
 import time
 from decimal import Decimal
@@ -33,7 +40,7 @@ from dataclasses import dataclass
 from bench.machine import describe
 from economy.engine.codec import dump_state, parse_state
 from economy.engine.navy import Navy
-from economy.engine.resolve import resolve
+from economy.engine.resolve import Result, resolve
 from economy.engine.rules import max_loyalty
 from economy.engine.state import (
     EDGES,
@@ -331,20 +338,67 @@ class Run:
     rejected: list[str]  # why, one per rejected order
 
 
-def measure(n_systems: int, repeats: int = 3) -> Run:
-    state, orders = build(n_systems)
-    state = parse_state(dump_state(state))  # the codec's checks: a valid contract state
-    best = float("inf")
-    result = None
+def measure(sizes: tuple[int, ...], repeats: int = 5) -> dict[int, Run]:
+    """The best of ``repeats`` rounds at each size, the sizes taken in turn (900, 5,000, 9,000,
+    900, ...): this machine's speed drifts by 10-25 % over a minute, and taking one size's runs
+    together let that drift fall on one size and tilt the growth either way."""
+    cases = {}
+    for n in sizes:
+        state, orders = build(n)
+        cases[n] = (parse_state(dump_state(state)), orders)  # the codec's checks: a valid state
+    best = dict.fromkeys(sizes, float("inf"))
+    last: dict[int, Result] = {}
     for _ in range(repeats):
-        result = None
-        gc.collect()  # every run starts from the same heap: no collection left over from the last
-        start = time.perf_counter()
-        result = resolve(state, orders)
-        best = min(best, time.perf_counter() - start)
-    assert result is not None
-    why = [r.error for r in result.rejected]
-    return Run(best, state, len(orders), len(result.ledger), why)
+        for n, (state, orders) in cases.items():
+            last.pop(n, None)
+            gc.collect()  # every run starts from the same heap: no collection left over
+            start = time.perf_counter()
+            last[n] = resolve(state, orders)
+            best[n] = min(best[n], time.perf_counter() - start)
+    return {
+        n: Run(
+            best[n], state, len(orders), len(last[n].ledger), [r.error for r in last[n].rejected]
+        )
+        for n, (state, orders) in cases.items()
+    }
+
+
+def rounds(n_systems: int, count: int) -> None:
+    """Build the campaign of ``n_systems`` and resolve it ``count`` times (the callgrind child)."""
+    state, orders = build(n_systems)
+    state = parse_state(dump_state(state))
+    for _ in range(count):
+        resolve(state, orders)
+
+
+def instructions(sizes: tuple[int, ...]) -> dict[int, int] | str:
+    """Instructions of one round at each size: ``valgrind --tool=callgrind`` of a process that
+    builds the campaign and resolves it once, less one that only builds it (PYTHONHASHSEED=0,
+    so both do the same work). Counts, unlike seconds, do not depend on the caches or on what
+    else the machine runs, so the four processes run at once. Without valgrind, the reason."""
+    if shutil.which("valgrind") is None:
+        return "no valgrind on PATH"
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    callgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    jobs = {
+        (n, count): subprocess.Popen(
+            [*callgrind, sys.executable, __file__, "--rounds", str(n), str(count)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in sizes
+        for count in (0, 1)
+    }
+    collected = {}
+    for key, job in jobs.items():
+        _, err = job.communicate()
+        found = re.search(r"Collected : (\d+)", err)
+        if job.returncode or not found:
+            return f"callgrind failed for {key[0]:,} systems: {err.strip()[-300:]}"
+        collected[key] = int(found.group(1))
+    return {n: collected[n, 1] - collected[n, 0] for n in sizes}
 
 
 def reasons(errors: list[str], top: int = 3) -> str:
@@ -353,13 +407,11 @@ def reasons(errors: list[str], top: int = 3) -> str:
     return "; ".join(f"{n} x {why}" for why, n in counts.most_common(top))
 
 
-def main(sizes: tuple[int, ...] = SIZES) -> None:
+def main(sizes: tuple[int, ...] = SIZES, count_instructions: bool = False) -> None:
     print(describe())
-    print("best of 3; everything scales with the systems (20 powers ... at 5,000)")
-    times = {}
-    for n in sizes:
-        run = measure(n)
-        times[n] = run.seconds
+    print("best of 5, the sizes in turn; everything grows with the systems (20 powers at 5,000)")
+    runs = measure(sizes)
+    for n, run in runs.items():
         s = run.state
         share = 100 * len(run.rejected) / max(1, run.orders)
         print(
@@ -368,13 +420,35 @@ def main(sizes: tuple[int, ...] = SIZES) -> None:
             f" {len(s.invasions)} invasions, {run.orders} orders, {run.lines} ledger lines)"
         )
         print(f"         rejected {len(run.rejected)} ({share:.0f}%): {reasons(run.rejected)}")
-    small, large = min(times), max(times)
-    growth = times[large] / times[small]
+    small, large = min(sizes), max(sizes)
+    growth = runs[large].seconds / runs[small].seconds
     print(f"growth {small:,} -> {large:,} systems: x{growth:.2f} (linear: x{large / small:.0f})")
-    at_5000 = times.get(5_000)
+    at_5000 = runs[5_000].seconds if 5_000 in runs else None
     ok = (at_5000 is None or at_5000 < 0.5) and growth <= large / small
     print(f"target (5,000 systems < 0.5 s, at most linear growth): {'meets' if ok else 'misses'}")
+    if count_instructions:
+        counted = instructions((small, large))
+        if isinstance(counted, str):
+            print(f"instructions: skipped: {counted}")
+        else:
+            few, many = (counted[n] / 1e6 for n in (small, large))
+            print(
+                f"instructions of one round (callgrind): {small:,} systems {few:,.0f} M,"
+                f" {large:,} systems {many:,.0f} M: growth x{many / few:.2f}"
+                f" (linear: x{large / small:.0f})"
+            )
 
 
 if __name__ == "__main__":
-    main(tuple(int(a) for a in sys.argv[1:]) or SIZES)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("sizes", nargs="*", type=int, help="systems (default 900 5000 9000)")
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count one round's instructions"
+    )
+    parser.add_argument("--rounds", nargs=2, type=int, metavar=("SYSTEMS", "COUNT"),
+                        help=argparse.SUPPRESS)  # fmt: skip
+    args = parser.parse_args()
+    if args.rounds:
+        rounds(*args.rounds)
+    else:
+        main(tuple(args.sizes) or SIZES, args.instructions)

@@ -43,9 +43,9 @@ def sectors() -> str | None:
 
 POSTGRES, REDIS = reachable(5432), reachable(6379)
 
-# (script, what it needs)
+# (script and its arguments, what it needs)
 BENCHES: list[tuple[str, list[Callable[[], str | None]]]] = [
-    ("engine.py", []),
+    ("engine.py --instructions", []),  # says itself if it has no valgrind to count with
     ("traderoutes.py", [sectors]),
     ("resolution.py", [POSTGRES]),
     ("orders.py", [POSTGRES]),
@@ -65,7 +65,10 @@ def main() -> int:
             continue
         print(f"== {script} (load average {os.getloadavg()[0]:.2f})", flush=True)
         start = time.monotonic()
-        code = subprocess.run([sys.executable, str(ROOT / "bench" / script)], cwd=ROOT).returncode
+        name, *args = script.split()
+        code = subprocess.run(
+            [sys.executable, str(ROOT / "bench" / name), *args], cwd=ROOT
+        ).returncode
         took = time.monotonic() - start
         outcome.append((script, f"ran in {took:.0f} s" if code == 0 else f"FAILED (exit {code})"))
     print("== summary")
