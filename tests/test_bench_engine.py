@@ -8,17 +8,17 @@ from typing import Any
 import pytest
 
 from bench import engine
+from economy.engine.resolve import resolve as real
 
 
 def test_the_sizes_are_timed_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[int] = []
-    real = engine.resolve
 
     def resolve(state: Any, orders: Any) -> Any:
         sizes.append(len(state.systems))
         return real(state, orders)
 
-    monkeypatch.setattr(engine, "resolve", resolve)
+    monkeypatch.setattr("bench.engine.resolve", resolve)
     runs = engine.measure((100, 200), repeats=2)
     assert sizes == [100, 200, 100, 200]
     assert [len(run.state.systems) for run in runs.values()] == [100, 200]
@@ -28,5 +28,5 @@ def test_the_sizes_are_timed_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_without_valgrind_the_count_is_skipped_with_the_reason(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(engine.shutil, "which", lambda _: None)
+    monkeypatch.setattr("shutil.which", lambda _: None)
     assert engine.instructions((100, 200)) == "no valgrind on PATH"
