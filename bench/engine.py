@@ -338,19 +338,24 @@ class Run:
     rejected: list[str]  # why, one per rejected order
 
 
+def campaign(
+    n_systems: int, seed: int = 1, n_powers: int = 0
+) -> tuple[State, list[tuple[str, int, Any]]]:
+    """``build``'s campaign with its state through the codec's checks: a valid contract state."""
+    state, orders = build(n_systems, seed, n_powers)
+    return parse_state(dump_state(state)), orders
+
+
 def measure(sizes: tuple[int, ...], repeats: int = 5) -> dict[int, Run]:
     """The best of ``repeats`` rounds at each size, the sizes taken in turn (900, 5,000, 9,000,
     900, ...): this machine's speed drifts by 10-25 % over a minute, and taking one size's runs
     together let that drift fall on one size and tilt the growth either way."""
-    cases = {}
-    for n in sizes:
-        state, orders = build(n)
-        cases[n] = (parse_state(dump_state(state)), orders)  # the codec's checks: a valid state
+    cases = {n: campaign(n) for n in sizes}
     best = dict.fromkeys(sizes, float("inf"))
     last: dict[int, Result] = {}
     for _ in range(repeats):
         for n, (state, orders) in cases.items():
-            last.pop(n, None)
+            last.pop(n, None)  # this size's last result freed first, as in its first run
             gc.collect()  # every run starts from the same heap: no collection left over
             start = time.perf_counter()
             last[n] = resolve(state, orders)
@@ -365,8 +370,7 @@ def measure(sizes: tuple[int, ...], repeats: int = 5) -> dict[int, Run]:
 
 def rounds(n_systems: int, count: int) -> None:
     """Build the campaign of ``n_systems`` and resolve it ``count`` times (the callgrind child)."""
-    state, orders = build(n_systems)
-    state = parse_state(dump_state(state))
+    state, orders = campaign(n_systems)
     for _ in range(count):
         resolve(state, orders)
 
@@ -391,13 +395,13 @@ def instructions(sizes: tuple[int, ...]) -> dict[int, int] | str:
         for n in sizes
         for count in (0, 1)
     }
+    errs = {key: job.communicate()[1] for key, job in jobs.items()}  # all four finish first
     collected = {}
-    for key, job in jobs.items():
-        _, err = job.communicate()
+    for (n, count), err in errs.items():
         found = re.search(r"Collected : (\d+)", err)
-        if job.returncode or not found:
-            return f"callgrind failed for {key[0]:,} systems: {err.strip()[-300:]}"
-        collected[key] = int(found.group(1))
+        if jobs[n, count].returncode or not found:
+            return f"callgrind failed for {n:,} systems: {err.strip()[-300:]}"
+        collected[n, count] = int(found.group(1))
     return {n: collected[n, 1] - collected[n, 0] for n in sizes}
 
 

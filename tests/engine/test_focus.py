@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from bench.engine import build
+from bench.engine import build, campaign
 from economy.engine.case import load_case, read_case
-from economy.engine.codec import dump_state, parse_state
 from economy.engine.focus import focus, power_part
 from economy.engine.resolve import resolve
 from economy.engine.state import State
@@ -42,8 +41,7 @@ def test_every_power_of_every_case(path: Path) -> None:
 def test_generated_campaigns(seed: int) -> None:
     """The engine benchmark's campaign (hubs, groups on others' systems, invasions, yards and
     builds, fleet orders) at 400 systems and 8 powers, each power with its 60 first orders."""
-    state, sheets = build(400, seed=seed, n_powers=8)
-    state = parse_state(dump_state(state))
+    state, sheets = campaign(400, seed=seed, n_powers=8)
     counted: dict[str, int] = {}
     orders = []
     for key, index, order in sheets:
