@@ -224,8 +224,8 @@ def _any_pact_sql() -> str:
         table = q(model._meta.db_table)
         return f"SELECT 1 FROM {table} WHERE campaign_id = %(campaign)s AND {where}"  # noqa: S608
 
-    return " UNION ALL ".join(
-        f"({some(model, where)} LIMIT 1)"
+    return "SELECT 1 WHERE " + " OR ".join(
+        f"EXISTS ({some(model, where)})"
         for model, where in (
             (BattleRecord, "status = %(confirmed)s"),
             (LoanRow, "status = %(accepted)s"),
