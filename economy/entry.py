@@ -27,8 +27,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from django.db import connection
-from django.db.models import Model, Q
+from django.db.models import CharField, F, Model, Q, QuerySet, Value
 
 from economy.engine.command_entry import CHECKED as CHAIN_CHECKED
 from economy.engine.command_entry import Desk, entry_problem
@@ -39,6 +38,7 @@ from economy.engine.validate import COMMAND_FIELDS, FIELDS, PROMISES, Catalog, F
 from economy.models import Order, RoundStatus
 from economy.orderforms import ORDER_TYPES, Field
 from economy.snapshot import load_bubbles, load_power_fleet
+from powers.db import Param, Prepared
 from powers.models import (
     Build,
     CommandBubble,
@@ -431,18 +431,15 @@ def catalog_for(power: Power, stored: dict[str, Any]) -> Catalog:
     ids: set[str] = set()
     names = [n for n in named(stored) if len(n) <= KEY_LENGTH]
     if names:
-        size = 1 << (len(names) - 1).bit_length()  # a few query texts, not one per length
-        params: dict[str, Any] = {f"k{i}": names[min(i, len(names) - 1)] for i in range(size)}
-        params["campaign"] = power.campaign_id
-        with connection.cursor() as cur:
-            cur.execute(_catalog_sql(size), params)
-            for kind, key, owner in cur.fetchall():
-                if kind != "consumable":  # a catalogue kind is not an id
-                    ids.add(key)
-                if kind == "power":
-                    powers.add(key)
-                elif kind in owned:
-                    owned[kind][key] = owner
+        size = 1 << (len(names) - 1).bit_length()  # a few prepared queries, not one per length
+        keys = {f"k{i}": names[min(i, len(names) - 1)] for i in range(size)}
+        for kind, key, owner in _catalog(size).rows(campaign=power.campaign_id, **keys):
+            if kind != "consumable":  # a catalogue kind is not an id
+                ids.add(key)
+            if kind == "power":
+                powers.add(key)
+            elif kind in owned:
+                owned[kind][key] = owner
     spec = ORDER_TYPES.get(str(stored.get("type")))
     has_hexes = spec is not None and any(f.kind in HEX_KINDS for f in spec.fields)
     fleet = FleetCatalog(
@@ -483,40 +480,39 @@ def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
 
 
 @cache
-def _catalog_sql(size: int) -> str:
-    """The kind, key and owner's key of each of ``size`` named keys in the campaign (one UNION
-    ALL; the ORM's union of many querysets costs more to compile than to run)."""
-    q = connection.ops.quote_name
-    powers = q(Power._meta.db_table)
-    keys = ", ".join(f"%(k{i})s" for i in range(size))
+def _catalog(size: int) -> Prepared[Any]:
+    """The kind, key and owner's key of each of ``size`` named keys in the campaign: one UNION
+    ALL, prepared once per size (compiling its 14 parts cost the ORM more than running them)."""
 
-    # Built from model metadata and constants only; the campaign and keys are parameters.
-    def part(model: type[Model], kind: str, owner: str | None = None, key: str = "key") -> str:
-        table = q(model._meta.db_table)
-        label = f"'{kind}'" if kind != "x.kind" else kind  # a build's kind: build or unbuild
-        where = f"WHERE x.campaign_id = %(campaign)s AND x.{key} IN ({keys})"
-        if owner is None:
-            return f"SELECT {label}, x.{key}, NULL FROM {table} x {where}"  # noqa: S608
-        return (
-            f"SELECT {label}, x.{key}, o.key FROM {table} x LEFT JOIN {powers} o "  # noqa: S608
-            f"ON o.id = x.{q(owner)} {where}"
+    def part(
+        model: type[Model], kind: str, owner: str | None = None, key: str = "key"
+    ) -> QuerySet[Any, Any]:
+        rows = model._default_manager.filter(
+            campaign_id=Param("campaign"),
+            **{f"{key}__in": [Param(f"k{i}", CharField()) for i in range(size)]},
+        )
+        label = F("kind") if kind == "x.kind" else Value(kind)  # a build's: build or unbuild
+        return rows.order_by().values_list(
+            label, key, F(f"{owner}__key") if owner else Value(None, CharField())
         )
 
-    return " UNION ALL ".join(
-        [
+    def build() -> QuerySet[Any, Any]:
+        first, *rest = [
             part(Power, "power"),
-            part(FleetGroup, "group", "power_id"),
-            part(Static, "static", "power_id"),
-            part(TradeHub, "hub", "power_id"),
-            part(StarSystem, "system", "holder_id"),
+            part(FleetGroup, "group", "power"),
+            part(Static, "static", "power"),
+            part(TradeHub, "hub", "power"),
+            part(StarSystem, "system", "holder"),
             *(part(m, "other") for m in (Shipment, Agreement, Motion)),
-            *(part(m, k, "power_id") for m, k in COMMAND_PARTS),  # issue 16
-            part(Design, "design", "power_id"),
-            part(Craft, "craft", "power_id"),
-            part(Build, "x.kind", "power_id"),
+            *(part(m, k, "power") for m, k in COMMAND_PARTS),  # issue 16
+            part(Design, "design", "power"),
+            part(Craft, "craft", "power"),
+            part(Build, "x.kind", "power"),
             part(Consumable, "consumable", key="kind"),
         ]
-    )
+        return first.union(*rest, all=True)
+
+    return Prepared(build)
 
 
 # --- the chain of command at entry (R-2b, R-8.2, R-8.3; issue 16) ----------------------------

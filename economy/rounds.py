@@ -4,13 +4,11 @@ stand on."""
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
-
-from django.db import connection
 
 from economy.models import AuditEvent, Round, RoundStatus
 from ftcamp.errors import Conflict
+from powers.db import Param, Prepared
 from powers.models import Power
 
 
@@ -31,7 +29,7 @@ class RoundOver(RoundNotOpen):
 def lock_open_round(campaign_id: int, *, expected: int | None = None) -> Round:
     """The campaign's open round, locked; ``RoundNotOpen`` if there is none, ``RoundOver`` if
     ``expected`` (the round the writer last saw) is not it."""
-    rnd = next(iter(Round.objects.raw(_lock_sql(), [campaign_id, RoundStatus.OPEN.value])), None)
+    rnd = _OPEN_ROUND.first(campaign=campaign_id)
     if rnd is None:
         raise RoundNotOpen("The round is being resolved; it takes no more orders, trades or votes.")
     if expected is not None and expected != rnd.number:
@@ -39,17 +37,15 @@ def lock_open_round(campaign_id: int, *, expected: int | None = None) -> Round:
     return rnd
 
 
-@cache
-def _lock_sql() -> str:
-    """``Round.objects.select_for_update().filter(campaign, open).first()``, its text built
-    once: every write a player makes runs it (issue 13). A campaign has at most one open round
-    (the ``round_one_live_per_campaign`` constraint), so the order does not choose."""
-    q = connection.ops.quote_name
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return (
-        f"SELECT * FROM {q(Round._meta.db_table)} WHERE campaign_id = %s AND status = %s"  # noqa: S608
-        f" ORDER BY id LIMIT 1{lock}"
+# Every write a player makes runs it (issue 13). A campaign has at most one open round (the
+# ``round_one_live_per_campaign`` constraint), so the order does not choose.
+_OPEN_ROUND = Prepared(
+    lambda: (
+        Round.objects.select_for_update()
+        .filter(campaign_id=Param("campaign"), status=RoundStatus.OPEN)
+        .order_by("id")[:1]
     )
+)
 
 
 def audit(

@@ -4,17 +4,17 @@ that existence does not leak)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, wraps
+from functools import wraps
 from typing import Any, TypeVar
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AnonymousUser, User
-from django.db import connection
+from django.db.models import CharField, QuerySet
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 
-from powers.db import attnames, select_columns
-from powers.models import Campaign, Membership, Power
+from powers.db import Param, Prepared
+from powers.models import Power
 
 R = TypeVar("R", bound=HttpResponseBase)
 
@@ -36,39 +36,26 @@ def access_power_for_user(*, user: User | AnonymousUser, campaign_id: int, power
 
 
 def _power_played(user_id: int, campaign_id: int, power_key: str | None) -> Power | None:
-    """``Power.objects.select_related("campaign").filter(campaign_id=..., [key=...,]
-    memberships__user=...).first()`` in one query whose text is built once: the gate runs on
-    every request of a player (issue 13: the ORM took a millisecond to compile it)."""
-    powers, campaigns = attnames(Power), attnames(Campaign)
-    with connection.cursor() as cur:
-        params: list[int | str] = [campaign_id, user_id]
-        if power_key is not None:
-            params.append(power_key)
-        cur.execute(_played_sql(power_key is not None), params)
-        row = cur.fetchone()
-    if row is None:
-        return None
-    db = connection.alias
-    power = Power.from_db(db, powers, row[: len(powers)])
-    campaign = Campaign.from_db(db, campaigns, row[len(powers) :])
-    Power.campaign.field.set_cached_value(power, campaign)
-    return power
+    """The power (its campaign with it) that the user plays in the campaign, by key or the
+    first: the gate runs on every request of a player, so its query is prepared once."""
+    if power_key is None:
+        return _PLAYED.first(campaign=campaign_id, user=user_id)
+    return _PLAYED_KEYED.first(campaign=campaign_id, user=user_id, key=power_key)
 
 
-@cache
-def _played_sql(keyed: bool) -> str:
-    q = connection.ops.quote_name
-    members = Membership._meta
-    key = " AND p.key = %s" if keyed else ""
-    # built from model metadata only; the ids and key are parameters
-    return (
-        f"SELECT {select_columns(Power, 'p')}, {select_columns(Campaign, 'c')}"  # noqa: S608
-        f" FROM {q(Power._meta.db_table)} p"
-        f" JOIN {q(Campaign._meta.db_table)} c ON c.id = p.campaign_id"
-        f" JOIN {q(members.db_table)} m ON m.power_id = p.id"
-        f" WHERE p.campaign_id = %s AND m.user_id = %s{key}"
-        f" ORDER BY c.name, p.key LIMIT 1"
-    )
+def _played(keyed: bool) -> Prepared[Power]:
+    def build() -> QuerySet[Power]:
+        rows = Power.objects.select_related("campaign").filter(
+            campaign_id=Param("campaign"), memberships__user_id=Param("user")
+        )
+        if keyed:
+            rows = rows.filter(key=Param("key", CharField()))
+        return rows.order_by("campaign__name", "key")[:1]
+
+    return Prepared(build)
+
+
+_PLAYED, _PLAYED_KEYED = _played(False), _played(True)
 
 
 def power_of_user_in_campaign(*, user: User | AnonymousUser, campaign_id: int) -> Power:

@@ -6,18 +6,16 @@ only. Loaded in five queries, whatever the campaign's size."""
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import cache
 from typing import Any
 
-from django.db import connection
-from django.db.models import Model, Q
+from django.db.models import Exists, Q, QuerySet
 
 from economy.engine.pacts import Battle, Loan, Transfer
 from economy.engine.pacts import BattleCraft as BattleCraftState
 from economy.engine.state import Craft as CraftState
 from economy.engine.state import Design as DesignState
 from economy.engine.state import Fleet
-from powers.db import hex_code
+from powers.db import Param, Prepared, hex_code
 from powers.models import (
     BattleCraft,
     BattleParty,
@@ -202,37 +200,28 @@ def _save_battles(campaign: Campaign, fleet: Fleet, pid: dict[str, int], round_n
 
 def _any_pact(cid: int) -> bool:
     """Whether the campaign has anything ``pact_fleet`` would read: a confirmed battle
-    record, an accepted loan or transfer, or a captured craft (one query, its text built
-    once: it runs before every fleet order's entry check)."""
-    with connection.cursor() as cur:
-        cur.execute(
-            _any_pact_sql(),
-            {
-                "campaign": cid,
-                "confirmed": BattleRecord.Status.CONFIRMED.value,
-                "accepted": PactStatus.ACCEPTED.value,
-            },
+    record, an accepted loan or transfer, or a captured craft (one query, prepared once: it
+    runs before every fleet order's entry check)."""
+    return bool(_ANY_PACT.rows(campaign=cid))
+
+
+def _any_pact_query() -> QuerySet[Campaign, tuple[int]]:
+    cid = Param("campaign")
+    confirmed, accepted = BattleRecord.Status.CONFIRMED, PactStatus.ACCEPTED
+    return (
+        Campaign.objects.filter(pk=cid)
+        .filter(
+            Exists(BattleRecord.objects.filter(campaign_id=cid, status=confirmed))
+            | Exists(LoanRow.objects.filter(campaign_id=cid, status=accepted))
+            | Exists(TransferRow.objects.filter(campaign_id=cid, status=accepted))
+            | Exists(Craft.objects.filter(campaign_id=cid, captured=True))
         )
-        return cur.fetchone() is not None
-
-
-@cache
-def _any_pact_sql() -> str:
-    q = connection.ops.quote_name
-
-    def some(model: type[Model], where: str) -> str:
-        table = q(model._meta.db_table)
-        return f"SELECT 1 FROM {table} WHERE campaign_id = %(campaign)s AND {where}"  # noqa: S608
-
-    return "SELECT 1 WHERE " + " OR ".join(
-        f"EXISTS ({some(model, where)})"
-        for model, where in (
-            (BattleRecord, "status = %(confirmed)s"),
-            (LoanRow, "status = %(accepted)s"),
-            (TransferRow, "status = %(accepted)s"),
-            (Craft, "captured"),
-        )
+        .order_by()
+        .values_list("pk")
     )
+
+
+_ANY_PACT = Prepared(_any_pact_query)
 
 
 def pact_fleet(cid: int) -> Fleet:
