@@ -93,6 +93,18 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # SQLite has no row locks (select_for_update is a no-op there): every transaction takes
+    # the write lock when it begins instead, so the round lock's guarantees hold on `make run`
+    # too (a vote, a claim and an order write are serialised, never interleaved); WAL lets the
+    # pages read while a round resolves. Tests get a file of their own beside it, not memory,
+    # so that their threads see one database as the demo's do.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 30,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    DATABASES["default"]["TEST"] = {"NAME": f"{DATABASES['default']['NAME']}.test"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -57,3 +57,20 @@ def imported_frameworks(modules: list[str]) -> list[str]:
         [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     )
     return list(json.loads(out.stdout))
+
+
+def _on_postgresql() -> bool:
+    from django.conf import settings
+
+    return bool(settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql")
+
+
+#: A test of PostgreSQL's own branch (advisory locks, statement triggers, COPY, fair row locks):
+#: in the SQLite lane of ``make test`` (make run's settings) it is skipped, and runs in the other.
+postgresql_only = pytest.mark.skipif(
+    not _on_postgresql(), reason="PostgreSQL's own branch: runs in make test's PostgreSQL lane"
+)
+#: A test of SQLite's branch, where ``make run`` takes it: skipped in the PostgreSQL lane.
+sqlite_only = pytest.mark.skipif(
+    _on_postgresql(), reason="SQLite's own branch: runs in make test's SQLite lane"
+)

@@ -17,7 +17,7 @@ from tests.web.factories import World, make_campaign
 from trade import services
 from trade.models import Agreement, AgreementEvent, Shipment, TradeHub
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 def terms(**kw: Any) -> services.Terms:

@@ -19,7 +19,7 @@ from notices.models import Notice
 from powers.models import BattleRecord, Craft, FleetGroup
 from tests.web.factories import ApiClient, World, add_fleet, make_campaign
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 RECORD = {
     "hex": "0101",

@@ -22,7 +22,7 @@ from economy.snapshot import export_state
 from powers.models import WorkKind
 
 ALL_CASES = sorted((Path(__file__).resolve().parents[1] / "cases").glob("*.json"))
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 #: Cases the database cannot hold: none since issue 15's Django side (battle records, loans,
 #: transfers, repair/rebuild/refit work, restock, design study); the set is kept so that a

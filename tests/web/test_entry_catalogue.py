@@ -15,7 +15,7 @@ from economy.models import Order, Round
 from economy.snapshot import load_state
 from tests.web.factories import World, add_fleet, make_campaign
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 # Orders of p0 naming its own things, p1's things and things nobody has: every kind of lookup
 # the engine's entry rules make (owner, holder, id taken, kind, power, map bounds, promises).

@@ -16,7 +16,7 @@ from economy.models import Order
 from powers.models import Build, Craft, Design, DesignSystem, StarSystem
 from tests.web.factories import ApiClient, World, add_fleet, make_campaign
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from economy.models import Round
 from powers.models import Craft, FleetGroup, Loan, Transfer
 from tests.web.factories import ApiClient, World, add_fleet, make_campaign
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 @pytest.fixture

@@ -20,10 +20,11 @@ import trade.services
 from economy import services
 from economy.models import AuditEvent, LedgerLine, Round, RoundRecord
 from economy.snapshot import export_state
+from tests.helpers import postgresql_only
 from tests.web.factories import make_campaign
 from trade.models import RateHistory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 class Injected(RuntimeError):
@@ -110,6 +111,7 @@ def _claimed_round() -> tuple[Any, Round]:
     return world, rnd
 
 
+@postgresql_only
 def test_f7_the_sweep_leaves_a_live_claim_and_returns_a_dead_one(
     resolver: psycopg.Connection[Any],
 ) -> None:
@@ -131,6 +133,7 @@ def test_f7_the_sweep_leaves_a_live_claim_and_returns_a_dead_one(
     assert services.resolve_round(round_id=rnd.pk)
 
 
+@postgresql_only
 def test_a_redelivered_task_takes_a_dead_claim_over_at_once() -> None:
     """A claim in resolving whose resolver lock nobody holds is dead: the redelivered task
     resolves it straight away (no stall timeout to wait for), once."""
@@ -144,6 +147,7 @@ def test_a_redelivered_task_takes_a_dead_claim_over_at_once() -> None:
     assert AuditEvent.objects.filter(action="resolution_finished").count() == 1
 
 
+@postgresql_only
 def test_a_dead_claim_on_its_third_attempt_fails_instead() -> None:
     _, rnd = _claimed_round()
     Round.objects.filter(pk=rnd.pk).update(attempts=3)

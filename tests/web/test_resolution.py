@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
@@ -15,10 +14,11 @@ from economy import rounds, selectors, services
 from economy.models import AuditEvent, LedgerLine, OrderSheet, Round, RoundRecord
 from economy.snapshot import export_state
 from powers.models import Campaign, Power
+from tests.helpers import postgresql_only, sqlite_only
 from tests.web.factories import World, make_campaign
 from trade.models import RateHistory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 def open_round(campaign: Campaign) -> Round:
@@ -127,6 +127,7 @@ def test_failure_returns_to_open_then_fails_after_three_attempts(
     assert AuditEvent.objects.filter(action="resolution_failed").count() == 3
 
 
+@postgresql_only
 def test_sweep_returns_a_dead_claim_and_enqueues_due_rounds() -> None:
     world = make_campaign()
     submit_everyone(world)
@@ -138,20 +139,26 @@ def test_sweep_returns_a_dead_claim_and_enqueues_due_rounds() -> None:
     assert services.resolve_round(round_id=rnd.pk)
 
 
+@sqlite_only
 def test_without_advisory_locks_a_claim_is_dead_after_the_stall_timeout(
-    settings: Settings, monkeypatch: pytest.MonkeyPatch
+    settings: Settings,
 ) -> None:
-    """SQLite (`make run`) has no advisory locks: there the stall timeout decides."""
+    """SQLite (`make run`) has no advisory locks: there the stall timeout decides, for the
+    sweep and for a redelivered task alike."""
     settings.FTCAMP_STALL_SECONDS = 10
     world = make_campaign()
     submit_everyone(world)
     rnd = open_round(world.campaign)
     assert services.claim_round(round_id=rnd.pk)
-    monkeypatch.setattr(connection, "vendor", "sqlite")
+    assert not services.resolve_round(round_id=rnd.pk)  # a live claim is not taken over
     assert services.sweep(now=timezone.now()) == []  # not stalled yet
     assert services.sweep(now=timezone.now() + timedelta(seconds=11)) == [rnd.pk]
     rnd.refresh_from_db()
     assert rnd.status == "open" and rnd.attempts == 1
+    assert services.claim_round(round_id=rnd.pk)  # claimed again, and its resolver dies
+    Round.objects.filter(pk=rnd.pk).update(started_at=timezone.now() - timedelta(seconds=11))
+    assert services.resolve_round(round_id=rnd.pk)  # a redelivered task takes it over, once
+    assert Round.objects.get(pk=rnd.pk).attempts == 3
 
 
 def test_sweep_enqueues_rounds_past_deadline_but_not_paused_ones() -> None:

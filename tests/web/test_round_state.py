@@ -29,11 +29,12 @@ from powers.models import (
     StarSystem,
 )
 from powers.models.command import OutpostSensor
+from tests.helpers import postgresql_only
 from tests.web.factories import World, add_fleet, make_campaign
 from trade import services as trade_services
 from trade.models import TradeHub
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 @pytest.fixture
@@ -49,6 +50,7 @@ def live(world: World) -> Round:
     return Round.objects.get(campaign=world.campaign, status="open")
 
 
+@postgresql_only
 def test_a_state_is_parsed_once_per_version(world: World) -> None:
     first = round_state(world.campaign, live(world))
     with CaptureQueriesContext(connection) as ctx:
@@ -186,6 +188,7 @@ def test_resolution_and_rollback_start_afresh(world: World) -> None:
     assert Round.objects.get(pk=first.pk).state_version > version
 
 
+@postgresql_only
 def test_every_table_of_the_state_has_its_triggers() -> None:
     """A new model of the state needs the triggers (economy migration 0004's ``install``)."""
     from django.apps import apps
@@ -202,6 +205,7 @@ def test_every_table_of_the_state_has_its_triggers() -> None:
     assert {"powers_starsystem", "trade_hublink", "powers_designsystem"} <= expected
 
 
+@postgresql_only
 def test_a_grandchild_row_finds_its_campaign(world: World) -> None:
     """An outpost's sensor has no campaign and neither has its outpost: the trigger goes
     through the outpost to the bubble (migration 0004's four-argument form)."""

@@ -19,7 +19,7 @@ from tests.web.factories import World, make_campaign
 from trade import services
 from trade.models import MarketBan, MarketEdge, Motion, PowerTax, RateHistory, Vote
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
 
 @pytest.fixture
