@@ -9,7 +9,7 @@ PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ftcamp
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run test lint services chromium bench clean
+.PHONY: install run test checks lint services chromium bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -50,11 +50,37 @@ lint: install
 	SECRET_KEY=type-check-only $(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-## test: everything, against PostgreSQL and Redis
-test: install services chromium lint
+## test: everything, in lanes, each timed (the summary at the end):
+##   lint      ruff, mypy, import layers, migrations, the adjudicator cases
+##   parallel  every independent test on PostgreSQL, on two pytest-xdist workers
+##   serial    the browser and real-worker tests on PostgreSQL and Redis, one at a time
+##   sqlite    make run's settings (SQLite, in-process tasks): the tests marked sqlite, and
+##             tests/sqlite (the demo played in a browser through `make run` itself)
+## Real Traveller sectors are read from FTCAMP_SECTORS, set here when ../shared has them; the
+## tests that need them skip without it (README "Licences of data").
+SECTORS_DIR := $(abspath ../shared/data/sectors)
+FTCAMP_SECTORS ?= $(if $(wildcard $(SECTORS_DIR)),$(SECTORS_DIR))
+export FTCAMP_SECTORS
+LANES := $(CURDIR)/.lanes
+SQLITE_LANE_DB := $(CURDIR)/.lanes.sqlite3
+PG_TEST = DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(VENV)/bin/pytest
+# runs a lane and notes its time; a failing lane fails make test once the summary is printed
+lane = t0=$$SECONDS; $(2); rc=$$?; \
+	printf '%-9s %4d s  %s\n' $(1) $$((SECONDS - t0)) $$([ $$rc = 0 ] && echo ok || echo FAILED) \
+	>> $(LANES); [ $$rc = 0 ]
+
+test: install services chromium
+	@rm -f $(LANES) $(SQLITE_LANE_DB)*
+	@$(call lane,lint,$(MAKE) --no-print-directory checks) || (cat $(LANES); exit 1)
+	@$(call lane,parallel,$(PG_TEST) -n 2 -m "not browser and not worker" --ignore=tests/sqlite) || (cat $(LANES); exit 1)
+	@$(call lane,serial,$(PG_TEST) -m "browser or worker" --ignore=tests/sqlite) || (cat $(LANES); exit 1)
+	@$(call lane,sqlite,DEBUG=1 DATABASE_URL=sqlite:///$(SQLITE_LANE_DB) REDIS_URL= $(VENV)/bin/pytest -n 2 -m sqlite tests) || (cat $(LANES); exit 1)
+	@echo; echo "make test: every lane passed"; cat $(LANES)
+
+## checks: the static checks and the adjudicator cases (make test's first lane)
+checks: lint
 	SECRET_KEY=makemigrations-check $(PY) manage.py makemigrations --check --dry-run
 	DEBUG=1 $(PY) manage.py adjudicate tests/cases --check
-	DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(VENV)/bin/pytest
 
 ## bench: every benchmark, each in its own process; one that cannot run is skipped with the
 ## reason, one that fails does not stop the rest (bench/run_all.py)

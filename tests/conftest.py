@@ -15,6 +15,13 @@ from ftcamp.celery import app as celery_app
 from tests.helpers import ROOT, children, wait_for
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # a test with a real worker process runs in make test's serial lane, like the browser ones
+    for item in items:
+        if "worker" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.worker)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _static_root() -> None:
     # whitenoise warns (an error under filterwarnings) when STATIC_ROOT does not exist yet
