@@ -6,9 +6,10 @@ queries to build the public map (selector + SVG) and to serve the whole page, be
 The same is measured with one sector imported, to show that the query count does not grow.
 Target (issue 7): under 1 s at ~1,300 systems.
 
-``--sectors DIR`` imports the real files from DIR (Spinward Marches, Deneb, Trojan Reach and Reft,
-``../shared/data/sectors``) instead of generated ones. The database is a temporary SQLite file,
-or ``--database-url postgres://postgres@127.0.0.1:5432/ftcamp_bench`` (created and dropped here).
+``--sectors DIR`` imports the real files from DIR (Spinward Marches, Deneb, Trojan Reach and Reft;
+``"$FTCAMP_SECTORS"`` or ``../shared/data/sectors``) instead of generated ones. The database is a
+temporary SQLite file, or ``--database-url postgres://postgres@127.0.0.1:5432/ftcamp_bench``
+(created and dropped here).
 """
 
 from __future__ import annotations

@@ -20,8 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402 - after the sys.path line, run as a script
-
-SECTORS = ROOT.parent / "shared" / "data" / "sectors"
+from bench.sectors import SECTORS  # noqa: E402
 
 
 def reachable(port: int) -> Callable[[], str | None]:
@@ -38,7 +37,7 @@ def reachable(port: int) -> Callable[[], str | None]:
 def sectors() -> str | None:
     if (SECTORS / "Spinward Marches.tab").is_file():
         return None
-    return f"no sector files in {SECTORS}"
+    return f"no sector files in {SECTORS} (set FTCAMP_SECTORS to their directory)"
 
 
 POSTGRES, REDIS = reachable(5432), reachable(6379)

@@ -5,8 +5,8 @@ docs/trade-routes.md).
         [--workers 1|2]
 
 For Spinward Marches alone, the five-sector block around it and the whole 4 x 4 block (16
-sectors) in DIR (default ../shared/data/sectors, read in place: the files are never copied into
-the project), prints worlds, pairs, legs and:
+sectors) in DIR (default: the directory in FTCAMP_SECTORS, else ../shared/data/sectors; read in
+place: the files are never copied into the project), prints worlds, pairs, legs and:
 
 - compute: ``map_routes`` in this process (reading the files included), best of N, wall and
   CPU seconds;
@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.machine import describe  # noqa: E402 - after the sys.path line, run as a script
+from bench.sectors import SECTORS  # noqa: E402
 from trade.routes import map_routes, native  # noqa: E402
 
 BLOCKS = {
@@ -174,7 +175,7 @@ def whole_process(files: list[Path], runs: int, variants: list[str]) -> Process:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--sectors", default=str(ROOT.parent / "shared" / "data" / "sectors"))
+    parser.add_argument("--sectors", default=str(SECTORS))
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", choices=sorted(BLOCKS, key=int), action="append")
     parser.add_argument(

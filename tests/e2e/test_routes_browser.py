@@ -1,6 +1,7 @@
 """Upload sector files in the browser, watch the job finish on a real worker, and read the map
-on the page (issue 5; issue 10 item 5: the map shows, at a readable size); zoom into Regina on
-the real five-sector map and read its name and UWP (issue 19)."""
+on the page (issue 5; issue 10 item 5: the map shows, at a readable size); zoom into one world
+of a five-sector map (generated, as full as the real block around the Spinward Marches) and
+read its name and UWP (issue 19)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,15 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.helpers import StartWorker
-from tests.routes.helpers import BIG, HEADER, row
+from tests.routes.helpers import BIG, HEADER, random_sector, row
 from tests.web.factories import PASSWORD, make_user
 from trade import routemaps
 from trade.models import RouteJob
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sectors"
-FIVE = ("Spinward Marches", "Deneb", "Corridor", "Trojan Reach", "Reft")
+# Five sectors laid out as the block around the Spinward Marches: three in a row, two below.
+FIVE = {"West": (0, 0), "Middle": (1, 0), "East": (2, 0), "South West": (0, 1), "South": (1, 1)}
 
 
 def _log_in(page: Page, base: str, username: str) -> None:
@@ -57,33 +58,33 @@ def test_upload_sector_file_and_see_the_map(
     )
 
 
-def test_zoom_into_regina_on_the_five_sector_map(page: Page, live_server: LiveServer) -> None:
+def test_zoom_into_a_world_on_a_five_sector_map(
+    page: Page, live_server: LiveServer, tmp_path: Path
+) -> None:
     user = make_user("marches")
-    uploads = [
-        routemaps.Upload(
-            f"{name}.tab",
-            (SECTORS / f"{name}.tab").read_text(encoding="utf-8-sig"),
-            (SECTORS / f"{name}.xml").read_text(encoding="utf-8-sig"),
-        )
-        for name in FIVE
-    ]
+    uploads = []
+    for seed, (sector, (x, y)) in enumerate(FIVE.items()):
+        fixed = {"1910": ("Meridian", BIG)} if sector == "West" else {}
+        tab = random_sector(tmp_path, sector, seed=seed, x=x, y=y, fixed=fixed)
+        xml = tab.with_suffix(".xml").read_text(encoding="utf-8")
+        uploads.append(routemaps.Upload(tab.name, tab.read_text(encoding="utf-8"), xml))
     job = routemaps.job_for_uploads(uploads, [], owner=user)
     routemaps.run_job(job_id=job.pk)  # the task's body: the map is ready before the page opens
     assert RouteJob.objects.get(pk=job.pk).status == "done"
     _log_in(page, live_server.url, user.username)
     page.goto(f"{live_server.url}/trade-routes/{job.input_hash}/")
-    regina = page.locator('.routemap-viewport .world[data-id="Spinward Marches 1910"]')
-    name, uwp = regina.locator(".wname"), regina.locator(".uwp")
-    expect(name).to_have_text("Regina")
+    world = page.locator('.routemap-viewport .world[data-id="West 1910"]')
+    name, uwp = world.locator(".wname"), world.locator(".uwp")
+    expect(name).to_have_text("Meridian")
     expect(name).to_be_hidden()  # five sectors at the page's width: too small to read
     expect(uwp).to_be_hidden()
     legend = page.get_by_label("Legend")
     expect(legend).to_contain_text("Feeder")
     expect(legend).to_contain_text("X-boat route")
     expect(legend).to_contain_text("Amber zone")
-    # Zoom with the mouse wheel over Regina until the details show.
+    # Zoom with the mouse wheel over the world until the details show.
     for _ in range(12):
-        box = regina.locator("circle").bounding_box()
+        box = world.locator("circle").bounding_box()
         assert box is not None
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.wheel(0, -200)

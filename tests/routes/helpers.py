@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -17,6 +18,8 @@ BIG = "A788899-C"
 # A world that never trades: PR 0, TL 0 -> UWTN -0.5, class V port +1.5 -> WTN 1; the cap
 # 2 x 1 + 1 = 3 is below min_btn 6 (T-5). Class V port, so not a "bad" waypoint either.
 STONE = "A000000-0"
+EHEX = "0123456789ABCDEFGHJ"
+SYLLABLES = ("ka", "ri", "mo", "sel", "dar", "vin", "tho", "lu", "gen", "ast", "or", "pel")
 
 
 def row(
@@ -56,3 +59,37 @@ def write_sector(
     meta += [f"  <Name>{escape(name)}</Name>", "  <Routes>", *routes, "  </Routes>", "</Sector>"]
     (folder / f"{name}.xml").write_text("\n".join(meta) + "\n", encoding="utf-8")
     return tab
+
+
+def random_sector(
+    folder: Path,
+    name: str,
+    *,
+    seed: int,
+    worlds: int = 400,
+    x: int = 0,
+    y: int = 0,
+    fixed: Mapping[str, tuple[str, str]] | None = None,
+) -> Path:
+    """A sector as full as a real one (a real sector holds 300 to 500 worlds on its 32 x 40
+    hexes): ``worlds`` worlds on distinct hexes, of random UWPs, zones (about one in ten Amber,
+    one in fifty Red) and allegiances, the ``fixed`` ones (hex -> name, UWP) among them where
+    they are said; each has a name of its own, in words. Written by :func:`write_sector`."""
+    rng = random.Random(seed)
+    fixed = fixed or {}
+    free = [f"{c:02d}{r:02d}" for c in range(1, 33) for r in range(1, 41)]
+    hexes = sorted({*rng.sample([h for h in free if h not in fixed], worlds - len(fixed)), *fixed})
+    rows = []
+    for i, hex_code in enumerate(hexes):
+        if hex_code in fixed:
+            rows.append(row(hex_code, *fixed[hex_code]))
+            continue
+        digits = (10, 15, 10, 12, 15, 18)  # the highest size, atmosphere, ..., law level
+        uwp = rng.choice("AABBCCCDDEX") + "".join(EHEX[rng.randint(0, top)] for top in digits)
+        uwp += "-" + EHEX[rng.randint(0, 15)]
+        words = "".join(SYLLABLES[i // 12**k % 12] for k in (2, 1, 0)).title()
+        zone = rng.choices(["", "A", "R"], weights=[88, 10, 2])[0]
+        allegiance = rng.choice(["ImDd", "ImDd", "ImDd", "ZhIN", "CsIm", "NaHu"])
+        pbg = f"{rng.randint(1, 9)}{rng.randint(0, 3)}{rng.randint(0, 4)}"
+        rows.append(row(hex_code, words, uwp, zone=zone, allegiance=allegiance, pbg=pbg))
+    return write_sector(folder, name, rows, x=x, y=y)

@@ -1,5 +1,5 @@
 """The vectorised mapper against a slow, plain reading of T-2 ... T-7 on random small maps and
-on a real sector.
+on a real sector (read from the directory in FTCAMP_SECTORS; without it that test skips).
 
 The reference below shares nothing with the product but the input rows: it computes every
 world's WTN and trade codes from the UWP with the seed's tables, every pair's WTCM and BTN
@@ -19,16 +19,16 @@ from pathlib import Path
 from typing import TypedDict
 from unittest.mock import patch
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from economy.engine.hexgrid import Hex, distance
+from tests.sectors import real_sectors
 from trade.routes import PlacedWorld, Placement, RouteSettings, World, map_worlds, native, paths
 from trade.routes.allegiance import AllegianceTable
 from trade.routes.mapper import place
 from trade.routes.sectors import read_sector
-
-SECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sectors"
 
 UWPS = [
     "A788899-C",
@@ -327,7 +327,12 @@ def test_mapper_matches_plain_reading(
     )
 
 
-def test_mapper_matches_plain_reading_on_a_real_sector() -> None:
+@pytest.fixture
+def folder() -> Path:
+    return real_sectors("the plain reading compared with the mapper on a real sector")
+
+
+def test_mapper_matches_plain_reading_on_a_real_sector(folder: Path) -> None:
     """The same comparison on a real sector the other tests do not read: Tuglikki (375 worlds,
     61 X-boat routes), read and placed by the product's reader, polities from its allegiance
     table (both tested on their own); every world's WTN, every pair counted down to BTN 6, and
@@ -335,9 +340,9 @@ def test_mapper_matches_plain_reading_on_a_real_sector() -> None:
     in the suite for time: Vland, Gvurrdon, the five sectors around Spinward Marches, the four
     of Dagudashaag, Gushemege, Zarushagar and Ilelish, and the whole 16-sector block: 934,815
     pairs counted, 59,403 of BTN 8 or more, 15 minutes; 0 differences.)"""
-    sector = read_sector(SECTORS / "Tuglikki.tab")
+    sector = read_sector(folder / "Tuglikki.tab")
     placement = place([sector])
-    table = AllegianceTable.load(SECTORS / "allegiance_codes.tab")
+    table = AllegianceTable.load(folder / "allegiance_codes.tab")
     result = map_worlds(placement, RouteSettings(), allegiances=table)
     at = {p.world.id: (p.x, p.y) for p in placement.worlds}
     xboat = {frozenset((at[a], at[b])) for a, b in placement.xboat}

@@ -1,26 +1,25 @@
-"""Amended rules on real pairs of Spinward Marches (T-5a, T-6a, T-6c), read from
-../shared/data/sectors (never copied into the project). The arithmetic is worked by hand from the
-rows of the file; hex distances are checked with economy.engine.hexgrid, an independent
-implementation.
+"""Amended rules on real pairs of Spinward Marches (T-5a, T-6a, T-6c), read from the directory
+in FTCAMP_SECTORS (never copied into the project; without it the tests skip). The arithmetic is
+worked by hand from the rows of the file; hex distances are checked with economy.engine.hexgrid,
+an independent implementation.
 "Bad" is an Amber zone or a class II-or-worse (D, E, X) port; none of these paths uses an X-boat
 route."""
 
 from __future__ import annotations
 
 from itertools import pairwise
-from pathlib import Path
 
 import pytest
 
 from economy.engine.hexgrid import Hex, distance
+from tests.sectors import real_sectors
 from trade.routes import RouteMap, map_routes
-
-SPIN = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sectors"
 
 
 @pytest.fixture(scope="module")
 def marches() -> RouteMap:
-    return map_routes([SPIN / "Spinward Marches.tab"])
+    folder = real_sectors("arithmetic worked by hand on named worlds of the Spinward Marches")
+    return map_routes([folder / "Spinward Marches.tab"])
 
 
 def _d(*hexes: str) -> list[int]:

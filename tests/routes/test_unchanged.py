@@ -1,8 +1,9 @@
 """Speed work never changes a map (issue 19): the JSON and SVG of real sectors, digested.
 
 The digests were taken from the code before the speed work of issue 19's last round (commit
-974a18c: one process, no worker) on ../shared/data/sectors, which is read in place; only the
-sha256 of each output is kept here, never a copy of the data or of the maps. The SVG digests
+974a18c: one process, no worker) on the real sector files, read in place from the directory in
+FTCAMP_SECTORS (without it the tests skip); only the sha256 of each output is kept here, never a
+copy of the data or of the maps. The SVG digests
 were taken again once, when the hex grid became one path of relative moves: every other byte
 of each SVG, and every byte of the JSON, compared equal to the earlier output
 (test_output.py checks the grid's outlines). The same outputs
@@ -18,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.sectors import real_sectors
 from trade.routes import RouteSettings, map_routes, native, to_json, to_svg
 
-SECTORS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sectors"
 FIVE = ("Spinward Marches", "Deneb", "Corridor", "Trojan Reach", "Reft")
 SIXTEEN = (
     "Gvurrdon", "Tuglikki", "Provence", "Windhorn",
@@ -44,8 +45,13 @@ DIGESTS = {  # sectors -> sha256 of to_json, of to_svg (no notice)
 }
 
 
-def _digests(names: tuple[str, ...], settings: RouteSettings) -> tuple[str, str]:
-    result = map_routes([SECTORS / f"{name}.tab" for name in names], settings)
+@pytest.fixture(scope="module")
+def folder() -> Path:
+    return real_sectors("digests of real maps taken before the speed work")
+
+
+def _digests(folder: Path, names: tuple[str, ...], settings: RouteSettings) -> tuple[str, str]:
+    result = map_routes([folder / f"{name}.tab" for name in names], settings)
     return (
         hashlib.sha256(to_json(result).encode()).hexdigest(),
         hashlib.sha256(to_svg(result).encode()).hexdigest(),
@@ -65,6 +71,7 @@ def _digests(names: tuple[str, ...], settings: RouteSettings) -> tuple[str, str]
 )
 @pytest.mark.parametrize("in_c", [True, False], ids=["c", "numpy-scipy"])
 def test_outputs_are_those_before_the_speed_work(
+    folder: Path,
     names: tuple[str, ...],
     route_settings: RouteSettings,
     in_c: bool,
@@ -72,4 +79,4 @@ def test_outputs_are_those_before_the_speed_work(
 ) -> None:
     assert native.available()  # so that "c" is what it says
     monkeypatch.setattr(native, "available", lambda: in_c)
-    assert _digests(names, route_settings) == DIGESTS[names]
+    assert _digests(folder, names, route_settings) == DIGESTS[names]

@@ -27,6 +27,7 @@ from economy.models import Round
 from economy.orderforms import ORDER_TYPES, SENTENCES, summary
 from powers.models import Campaign, Craft, FleetGroup, Membership, Power, StarSystem
 from tests.demo_rounds import BATTLE, ORDERS, Orders, enter_battle, play_rounds
+from tests.routes.helpers import random_sector
 from tests.web.factories import World, make_user
 from trade import services as trade_services
 from trade.chart import market_chart
@@ -35,12 +36,17 @@ from trade.models import Vote
 pytestmark = pytest.mark.django_db
 
 POWERS = ("nac", "esu", "nsl", "fse")
-# an imported sector: the Spinward Marches, read where it is kept, never copied (as
-# tests/routes/test_spinward.py); each power's homeworld and the hex its group orbits
-MARCHES = Path(__file__).resolve().parents[2].parent / "shared/data/sectors/Spinward Marches.tab"
-MARCHES_POWERS = ["imp", "zho"]  # keys an organiser would choose
-MARCHES_HOMES = [("1910", "1909"), ("1705", "1706")]
-MARCHES_NAMES = ["Regina (1910)", "Efate (1705)"]
+# an imported sector, generated as full as a real one: each power's homeworld and the world its
+# group orbits, placed among the random ones
+SECTOR_POWERS = ["imp", "zho"]  # keys an organiser would choose
+SECTOR_HOMES = [("1910", "1909"), ("1705", "1706")]
+SECTOR_WORLDS = {
+    "1910": ("Meridian", "A788899-C"),
+    "1909": ("Hollow", "C560757-A"),
+    "1705": ("Tarn", "A867974-C"),
+    "1706": ("Vesper", "B56789C-B"),
+}
+SECTOR_NAMES = ["Meridian (1910)", "Tarn (1705)"]
 
 
 def raw_keys(powers: Iterable[str], systems: Iterable[str]) -> list[re.Pattern[str]]:
@@ -258,17 +264,18 @@ def test_statements_name_places_steps_and_events(client: Client, demo: Campaign)
     assert any(line["where"] == "hub:nac-core" for _, lines in statement.steps for line in lines)
 
 
-def test_an_imported_sector_reads_in_names(client: Client) -> None:
-    """The Spinward Marches imported as organisers do (its systems keyed ``spin-<hex>``), two
+def test_an_imported_sector_reads_in_names(client: Client, tmp_path: Path) -> None:
+    """A sector of 400 worlds imported as organisers do (its systems keyed ``test-<hex>``), two
     powers playing two rounds through their sheets: every page each player reaches reads in
     names."""
-    import_sectors(campaign_name="Imported", files=[MARCHES])
+    sector = random_sector(tmp_path, "Outer Reach", seed=2, fixed=SECTOR_WORLDS)
+    import_sectors(campaign_name="Imported", files=[sector])
     campaign = Campaign.objects.get(name="Imported")
     orders: Orders = {}
-    for key, (home, post) in zip(MARCHES_POWERS, MARCHES_HOMES, strict=True):
+    for key, (home, post) in zip(SECTOR_POWERS, SECTOR_HOMES, strict=True):
         power = Power.objects.create(campaign=campaign, key=key, name=key.title(), gal=50)
         Membership.objects.create(campaign=campaign, user=make_user(key), power=power)
-        system = StarSystem.objects.get(campaign=campaign, key=f"spin-{home}")
+        system = StarSystem.objects.get(campaign=campaign, key=f"test-{home}")
         system.holder, system.loyalty, system.system_type = power, 20, "homeworld"
         system.save()
         col, row = int(post[:2]), int(post[2:])
@@ -276,13 +283,13 @@ def test_an_imported_sector_reads_in_names(client: Client) -> None:
             campaign=campaign, key=f"{key}-g", power=power, col=col, row=row, troops=50
         )
         declare = {"type": "declare_group", "group": f"{key}-g", "hex": post}
-        conscript = {"type": "conscript", "system": f"spin-{home}", "loyalty": 1}
+        conscript = {"type": "conscript", "system": f"test-{home}", "loyalty": 1}
         orders[key] = ([{**declare, "order": "maintain_orbit"}, conscript], [conscript])
     play_rounds(client, campaign.pk, orders)
     keys = StarSystem.objects.filter(campaign=campaign).values_list("key", flat=True)
-    raw = raw_keys(MARCHES_POWERS, keys)
-    hexes = {h for pair in MARCHES_HOMES for h in pair}
-    for key, name in zip(MARCHES_POWERS, MARCHES_NAMES, strict=True):
+    raw = raw_keys(SECTOR_POWERS, keys)
+    hexes = {h for pair in SECTOR_HOMES for h in pair}
+    for key, name in zip(SECTOR_POWERS, SECTOR_NAMES, strict=True):
         client.force_login(get_user_model().objects.get(username=key))
         pages = crawl(client, reverse("my-campaigns"), hexes)
         assert reverse("report", args=[campaign.pk, key, 2]) in pages
@@ -296,8 +303,8 @@ def test_an_imported_sector_reads_in_names(client: Client) -> None:
         assert name in html.unescape(pages[reverse("dashboard", args=[campaign.pk, key])])
     statement = selectors.round_statement(Power.objects.get(campaign=campaign, key="imp"), 1)
     assert statement is not None
-    assert any("Regina (1910) conscripts" in e["words"] for e in statement.events) or any(
-        "Regina (1910)" in row.label for row in statement.stocks
+    assert any("Meridian (1910) conscripts" in e["words"] for e in statement.events) or any(
+        "Meridian (1910)" in row.label for row in statement.stocks
     )
 
 
