@@ -29,7 +29,7 @@ def _compiler() -> str | None:
     return shutil.which(words[0]) if words else None
 
 
-def build(source: Path, folder: Path) -> Path:
+def _build(source: Path, folder: Path) -> Path:
     """The library pip install builds from ``source``, put into ``folder``."""
     if _compiler() is None:
         pytest.skip("no C compiler: pip install leaves the library out here")
@@ -59,7 +59,7 @@ def _native_on(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = _folder(tmp_path_factory.mktemp("built") / "csrc")
-    build(folder / "native.c", folder)
+    _build(folder / "native.c", folder)
     return folder
 
 
@@ -75,7 +75,7 @@ def test_a_library_built_from_another_native_c_is_refused(tmp_path: Path) -> Non
     with (folder / "native.c").open("a") as source:
         source.write("/* an edit since the build */\n")
     stale = native_build.source_digest(folder / "native.c")
-    build(folder / "native.c", folder)
+    _build(folder / "native.c", folder)
     shutil.copy(SOURCE, folder)  # the package's native.c again
     library, why = native.load(folder)
     assert library is None
@@ -92,7 +92,7 @@ def test_a_library_that_reports_no_digest_is_refused(tmp_path: Path) -> None:
     folder = _folder(tmp_path / "csrc")
     before = tmp_path / "before.c"
     before.write_text(SOURCE.read_text().replace("ft_source_digest", "ft_no_such_thing"))
-    build(before, folder)
+    _build(before, folder)
     library, why = native.load(folder)
     assert library is None
     assert why == (
