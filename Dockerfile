@@ -1,14 +1,17 @@
-# The trade-route mapper's C loops, built where a compiler is (the slim image has none).
+# The trade-route mapper's C loops: pip builds them in place (setup.py) where a C compiler is,
+# and the slim image has none, so the full one builds them (no dependencies needed for that).
 FROM python:3.11 AS native
-COPY trade/routes/csrc/native.c /src/
-RUN cc -O2 -std=c99 -shared -fPIC -o /src/native.so /src/native.c
+WORKDIR /src
+COPY pyproject.toml setup.py ./
+COPY trade/ trade/
+RUN pip install --no-cache-dir --no-deps -e . --config-settings editable_mode=compat
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 COPY pyproject.toml ./
 COPY . .
-COPY --from=native /src/native.so trade/routes/csrc/native.so
+COPY --from=native /src/trade/routes/csrc/ trade/routes/csrc/
 RUN pip install --no-cache-dir . && \
     SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput
 USER nobody

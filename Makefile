@@ -3,27 +3,23 @@ SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
-NATIVE := trade/routes/csrc/native.so
-CC ?= cc
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ftcamp
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 
 .PHONY: install run test checks lint services chromium bench clean
 
-$(STAMP): pyproject.toml
+## pip also builds the trade-route mapper's C loops in place (setup.py), again when native.c
+## changes; without a C compiler the install goes on and the mapper runs its numpy and scipy
+## code instead, with the same results, slower (install says which: trade/routes/native.py)
+$(STAMP): pyproject.toml setup.py trade/routes/native_build.py trade/routes/csrc/native.c
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
 	$(VENV)/bin/pip install --quiet -e ".[dev]" --config-settings editable_mode=compat
 	touch $(STAMP)
 
-## the trade-route mapper's C loops (trade/routes/native.py); without a C compiler the mapper
-## runs its numpy and scipy code instead, with the same results, slower
-$(NATIVE): trade/routes/csrc/native.c
-	$(CC) -O2 -std=c99 -Wall -Wextra -shared -fPIC -o $@ $< \
-		|| echo "note: $(NATIVE) not built; the trade-route mapper will use numpy and scipy"
-
-install: $(STAMP) $(NATIVE)
+install: $(STAMP)
+	@$(PY) -c "from trade.routes import native; print('trade-route mapper:', native.status())"
 
 ## run: the demo on 127.0.0.1:$(PORT) with SQLite and in-process tasks
 run: install
@@ -88,4 +84,4 @@ bench: install
 	$(PY) bench/run_all.py
 
 clean:
-	rm -rf $(VENV) staticfiles db.sqlite3 $(NATIVE)
+	rm -rf $(VENV) staticfiles db.sqlite3 build trade/routes/csrc/*.so

@@ -188,10 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     compileall.compile_dir(ROOT / "trade" / "routes", quiet=1)
     print(describe())
-    engine = (
-        "C (trade/routes/native.py)" if native.available() else "numpy and scipy (no C library)"
-    )
-    print(f"best of {args.runs}; searches and tree flows in {engine}")
+    print(f"best of {args.runs}; searches and tree flows in {native.status()}")
     for key in args.only or BLOCKS:
         label, names = BLOCKS[key]
         files = [folder / f"{name}.tab" for name in names]

@@ -4,12 +4,17 @@ walks with each other (test_paths.py, test_native.py)."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import strategies as st
 
-from trade.routes import paths
+from trade.routes import native, paths
 
 Spec = list[tuple[int, int, bool]]  # (column, row, bad waypoint) per world
 Links = set[tuple[int, int]]  # communication routes, by world index
+
+#: The C side of a comparison: skipped where the C library is not used (none is built, it is
+#: turned off, or refused), with native.status() saying which.
+needs_c = pytest.mark.skipif(not native.available(), reason=native.status())
 
 
 def random_maps(side: int, most: int, least: int = 1) -> st.SearchStrategy[tuple[Spec, Links]]:

@@ -16,9 +16,9 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components, dijkstra
 
 from economy.engine.hexgrid import Hex, distance
-from trade.routes import RouteMap, RouteSettings, map_routes, mapper, native, paths
+from trade.routes import RouteMap, RouteSettings, map_routes, mapper, paths
 
-from .graphs import jump_graphs, random_maps
+from .graphs import jump_graphs, needs_c, random_maps
 from .helpers import BIG, STONE, row, write_sector
 
 # WTN 4 world: TL C -> GURPS 10 (+1), PR 6 (+3) = UWTN 4, class IV port in the 4-4.5 row: 0.
@@ -312,16 +312,17 @@ def test_t6c_jump3_path_fewest_jumps_then_parsecs(tmp_path: Path) -> None:
     assert ("Jc 0106", "Jc 0203") not in legs_of(result)
 
 
+@pytest.mark.parametrize("in_c", [pytest.param(True, marks=needs_c), False], ids=["c", "numpy"])
 @settings(max_examples=60, deadline=None)
 @given(random_maps(12, 60), st.integers(0, 40), st.data())
 def test_searches_give_scipy_dijkstras_weights(  # type: ignore[no-untyped-def]
-    world_map, limit_parsecs, data
+    in_c, world_map, limit_parsecs, data
 ) -> None:
     """The C search (paths.shortest with the native library) and paths.level_search (small maps
     without it) return exactly what scipy's dijkstra returns, on every graph the mapper builds
     (P0, the clean P1 graph with its leaving copies, jump-3), from any sources, with the limit
     anywhere (on a node's very weight too) or none."""
-    assert native.available()
+    search = paths.shortest if in_c else paths.level_search
     spec, links = world_map
     n = len(spec)
     graphs = jump_graphs(spec, links)
@@ -341,10 +342,8 @@ def test_searches_give_scipy_dijkstras_weights(  # type: ignore[no-untyped-def]
             lead = graph.metric.limit(jumps=limit_parsecs // 3)
         for limit in (np.inf, lead, on_a_weight):
             expected = dijkstra(matrix, directed=True, indices=graph.start[sources], limit=limit)
-            got = paths.level_search(graph, sources, limit)
-            assert np.array_equal(got, expected), (graph.metric, limit)
-            got = paths.shortest(graph, sources, limit)
-            assert np.array_equal(got, expected), ("native", graph.metric, limit)
+            got = search(graph, sources, limit)
+            assert np.array_equal(got, expected), (search.__name__, graph.metric, limit)
 
 
 @settings(max_examples=60, deadline=None)

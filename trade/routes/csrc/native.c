@@ -1,6 +1,7 @@
-/* The mapper's two innermost loops in C (trade/routes/native.py loads this with ctypes; the
- * numpy and scipy code in paths.py and legs.py computes the same numbers, to the bit, when it
- * is not built). Plain C99 over the mapper's own int64 / float64 arrays; no Python API.
+/* The mapper's two innermost loops in C (pip install builds this where a C compiler is, and
+ * trade/routes/native.py loads it with ctypes; the numpy and scipy code in paths.py and legs.py
+ * computes the same numbers, to the bit, when it is not built). Plain C99 over the mapper's own
+ * int64 / float64 arrays; no Python API.
  *
  * ft_search: the searches of T-6 / T-6a / T-6c. Every edge adds at least one unit of the metric's
  * leading count (a parsec, or a jump for T-6c) and the lower counts never carry into it
@@ -18,6 +19,17 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+/* The sha256 of this file's text, defined by the build (trade/routes/native_build.py):
+ * native.py refuses a library whose digest is not that of the native.c beside it (stale). */
+#ifndef FT_SOURCE_DIGEST
+#error "FT_SOURCE_DIGEST is not defined: build with pip install (setup.py)"
+#endif
+
+const char *ft_source_digest(void)
+{
+    return FT_SOURCE_DIGEST;
+}
 
 /* Rows ``k`` of ``out`` (k x n, row-major) get the path weights from node ``starts[r]``: the
  * least weight of a path no heavier than ``limit``, else +inf. The graph is CSR (``indptr``,
