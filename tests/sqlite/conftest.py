@@ -18,10 +18,11 @@ HERE = Path(__file__).resolve().parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # the hook sees the whole session's items: skip only this directory's
-    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-        return
+    # the hook sees the whole session's items: only this directory's are the lane's own
+    mine = [item for item in items if HERE in item.path.parents]
+    on_sqlite = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
     skip = pytest.mark.skip(reason="runs in the SQLite lane of make test (DATABASE_URL=sqlite:///)")
-    for item in items:
-        if HERE in item.path.parents:
+    for item in mine:
+        item.add_marker(pytest.mark.sqlite)  # picked by `-m sqlite` as the lane's other tests
+        if not on_sqlite:
             item.add_marker(skip)

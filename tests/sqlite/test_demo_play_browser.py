@@ -26,8 +26,11 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Response, expect
 
 from campaigns.demo import POWERS
+from tests.demo_rounds import WESTMARK
+from tests.e2e.test_fleet_browser import fill_in
 from tests.e2e.test_play_rounds import settled
 from tests.e2e.test_player_layout_browser import enter, log_in, open_sheet
+from tests.e2e.test_un_browser import propose_agreement, put_motion
 from tests.sqlite.server import Demo
 
 pytestmark = pytest.mark.browser
@@ -47,15 +50,7 @@ ROUND_1: dict[str, list[Payload]] = {
         {"type": "build", "id": "lab1", "design": "nac-lab", "builders": ["nac-y1"]},
         {"type": "declare_group", "group": "nac-2", "hex": "0305", "order": "maintain_orbit"},
         {"type": "assign_officer", "officer": "nac-adm", "group": "nac-1"},
-        {
-            "type": "hub_setup",
-            "id": "west",
-            "name": "Westmark",
-            "centre": "0406",
-            "nodes": [],
-            "links": [],
-            "pay_from": "nac-core",
-        },
+        WESTMARK,
     ],
     "esu": [
         {"type": "market_sell", "resource": "gal", "amount": 10, "to": "esu-core"},
@@ -247,23 +242,13 @@ def register_lab(table: Table) -> None:
     """nac's survey tender on the Fleet page's design form: a laboratory with research
     capacity and passenger space (Support §4.3.2), and an EP store."""
     page = table.tab("nac", "fleet/")
-    page.get_by_label("Design id").fill("lab")
-    page.get_by_label("Name", exact=True).fill("Survey tender")
-    page.get_by_label("Class").select_option("civilian")
-    page.get_by_label("Mass").fill("20")
-    page.get_by_label("Crew factors needed").fill("1")
-    page.get_by_label("System 1 name").fill("Laboratory")
-    page.get_by_label("System 1 points").fill("10")
-    page.get_by_label("System 1 count").fill("1")
-    page.get_by_label("System 1 capacity 1").select_option("research")
-    page.get_by_label("System 1 amount 1").fill("20")
-    page.get_by_label("System 1 capacity 2").select_option("passenger")
-    page.get_by_label("System 1 amount 2").fill("50")
-    page.get_by_label("System 2 name").fill("EP store")
-    page.get_by_label("System 2 points").fill("2")
-    page.get_by_label("System 2 capacity 1").select_option("ep_storage")
-    page.get_by_label("System 2 amount 1").fill("4")
-    page.get_by_label("NPV").fill("30")
+    fields = {"Design id": "lab", "Name": "Survey tender", "Mass": "20", "NPV": "30"}
+    fields |= {"Crew factors needed": "1", "System 1 name": "Laboratory", "System 1 points": "10"}
+    fields |= {"System 1 count": "1", "System 1 amount 1": "20", "System 1 amount 2": "50"}
+    fields |= {"System 2 name": "EP store", "System 2 points": "2", "System 2 amount 1": "4"}
+    capacities = {"System 1 capacity 1": "research", "System 1 capacity 2": "passenger"}
+    capacities |= {"System 2 capacity 1": "ep_storage", "Class": "civilian"}
+    fill_in(page, fields, capacities)
     expect(page.get_by_test_id("npv-check")).to_contain_text("leaves 18 for hull and drives")
     page.get_by_role("button", name="Add the design to my orders").click()
     expect(page.locator(".messages")).to_contain_text("Design Survey tender is on your orders")
@@ -301,14 +286,7 @@ def make_agreement(table: Table) -> None:
     both legs are dispatched in round 1 (R-5.5: a round ahead within 20 hexes); esu accepts.
     Each names its guild hub."""
     page = table.tab("nac", "agreements/")
-    propose = page.locator("#propose")
-    propose.get_by_label("Partner").select_option("esu")
-    propose.get_by_label("Deposit hex").fill("0505")
-    propose.get_by_label("Delivery round").fill("2")
-    propose.get_by_label("What you send").fill("5")
-    propose.get_by_label("What they send").fill("2")
-    propose.locator("select[name=receive_resource]").select_option("bio")
-    propose.get_by_role("button", name="Propose").click()
+    propose_agreement(page, "esu", "0505", delivery=2, ore=5, bio=2)
     expect(page.locator(".agreement")).to_contain_text(f"waiting for {NAMES['esu']}")
     save_hubs(page, "nac-core")
     page = table.tab("esu", "agreements/")
@@ -321,14 +299,7 @@ def make_agreement(table: Table) -> None:
 def pass_motion(table: Table) -> None:
     """esu moves a 10 % tax on Ore sold for Bio, for every power (its yes cast with it); nac
     and nsl vote yes: three of four members (R-6.4)."""
-    page = table.tab("esu", "un/")
-    draft = page.locator("#draft")
-    draft.get_by_label("Motion").select_option("tax")
-    draft.get_by_label("Edge").select_option("ore>bio")
-    draft.get_by_label("Rate or tax").fill("0.1")
-    draft.get_by_role("button", name="Save draft").click()
-    page.get_by_role("button", name="Put to the committee").click()
-    expect(page.locator(".motion")).to_contain_text("you voted yes")
+    put_motion(table.tab("esu", "un/"), "tax", "ore>bio", "0.1")
     for power in ("nac", "nsl"):
         page = table.tab(power, "un/")
         page.locator(".motion").get_by_role("button", name="Yes").click()
