@@ -27,6 +27,17 @@ from powers.models import Membership
 Orders = dict[str, tuple[list[dict[str, Any]], ...]]
 Fields = dict[str, str | list[str]]
 
+# nac's second hub, centred on Dunmore, its Ore from the Core hub's pool
+WESTMARK = {
+    "type": "hub_setup",
+    "id": "west",
+    "name": "Westmark",
+    "centre": "0406",
+    "nodes": [],
+    "links": [],
+    "pay_from": "nac-core",
+}
+
 # power -> orders of round 1, round 2 and round 3 (left a draft), as a player means them
 ORDERS: Orders = {
     "nac": (
@@ -41,15 +52,7 @@ ORDERS: Orders = {
         [
             {"type": "market_sell", "resource": "bio", "amount": 5, "from": "nac-core"},
             {"type": "designate_primary", "system": "dunmore"},
-            {
-                "type": "hub_setup",
-                "id": "west",
-                "name": "Westmark",
-                "centre": "0406",
-                "nodes": [],
-                "links": [],
-                "pay_from": "nac-core",
-            },
+            WESTMARK,
             {"type": "bubble_hq", "id": "home", "hex": "0203", "officer": "nac-adm"},
         ],
         [

@@ -5,6 +5,8 @@ sees only a marker. Each round resolves on a real Celery worker through real Red
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -19,13 +21,18 @@ from trade.models import TradeHub
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def add(page: Page, kind: str, fill: dict[str, str], select: dict[str, str | list[str]]) -> None:
-    """One order through the order form, checking the cost it shows before adding it."""
-    choose_order_type(page, kind)
+def fill_in(page: Page, fill: Mapping[str, str], select: Mapping[str, str | list[str]]) -> None:
+    """Fields found by their exact labels: typed into, or chosen from."""
     for label, value in fill.items():
         page.get_by_label(label, exact=True).fill(value)
     for label, option in select.items():
         page.get_by_label(label, exact=True).select_option(option)
+
+
+def add(page: Page, kind: str, fill: dict[str, str], select: dict[str, str | list[str]]) -> None:
+    """One order through the order form, checking the cost it shows before adding it."""
+    choose_order_type(page, kind)
+    fill_in(page, fill, select)
 
 
 def resolve_round(page: Page, world: World, number: int) -> None:

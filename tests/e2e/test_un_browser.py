@@ -29,6 +29,33 @@ def login(browser: Browser, base: str, username: str) -> Page:
     return page
 
 
+def propose_agreement(
+    page: Page, partner: str, deposit: str, *, delivery: int, ore: int, bio: int
+) -> None:
+    """On the trade agreements page: ``ore`` Ore sent for the ``partner``'s ``bio`` Bio,
+    deposited at hex ``deposit`` and delivered in round ``delivery``."""
+    propose = page.locator("#propose")
+    propose.get_by_label("Partner").select_option(partner)
+    propose.get_by_label("Deposit hex").fill(deposit)
+    propose.get_by_label("Delivery round").fill(str(delivery))
+    propose.get_by_label("What you send").fill(str(ore))
+    propose.get_by_label("What they send").fill(str(bio))
+    propose.locator("select[name=receive_resource]").select_option("bio")
+    propose.get_by_role("button", name="Propose").click()
+
+
+def put_motion(page: Page, kind: str, edge: str, value: str) -> None:
+    """On the UN committee page: a motion drafted and put to the committee, with the
+    proposer's yes cast with it (issue 17)."""
+    draft = page.locator("#draft")
+    draft.get_by_label("Motion").select_option(kind)
+    draft.get_by_label("Edge").select_option(edge)
+    draft.get_by_label("Rate or tax").fill(value)
+    draft.get_by_role("button", name="Save draft").click()
+    page.get_by_role("button", name="Put to the committee").click()
+    expect(page.locator(".motion")).to_contain_text("you voted yes")
+
+
 def test_agreement_and_rate_motion_in_the_browser(
     browser: Browser, live_server: LiveServer, worker: StartWorker
 ) -> None:
@@ -44,14 +71,7 @@ def test_agreement_and_rate_motion_in_the_browser(
 
     # an agreement: Power 0 proposes, Power 1 accepts
     p0.goto(f"{base}/campaigns/{cid}/powers/p0/agreements/")
-    propose = p0.locator("#propose")
-    propose.get_by_label("Partner").select_option("p1")
-    propose.get_by_label("Deposit hex").fill("0201")
-    propose.get_by_label("Delivery round").fill("5")
-    propose.get_by_label("What you send").fill("5")
-    propose.get_by_label("What they send").fill("2")
-    propose.locator("select[name=receive_resource]").select_option("bio")
-    propose.get_by_role("button", name="Propose").click()
+    propose_agreement(p0, "p1", "0201", delivery=5, ore=5, bio=2)
     card = p0.locator(".agreement")
     expect(card).to_contain_text("waiting for Power 1")
     key = Agreement.objects.get(campaign=world.campaign).key
@@ -72,14 +92,7 @@ def test_agreement_and_rate_motion_in_the_browser(
     # a rate motion: Power 0 drafts and puts it to the committee, Power 0 and Power 1 vote yes
     p0.goto(f"{base}/campaigns/{cid}/powers/p0/un/")
     expect(p0.locator("#live-report")).to_contain_text("rate motions can pass")
-    draft = p0.locator("#draft")
-    draft.get_by_label("Motion").select_option("rate")
-    draft.get_by_label("Edge").select_option("ore>bio")
-    draft.get_by_label("Rate or tax").fill("1.25")
-    draft.get_by_role("button", name="Save draft").click()
-    p0.get_by_role("button", name="Put to the committee").click()
-    # the proposer's yes is cast with the motion (issue 17)
-    expect(p0.locator(".motion")).to_contain_text("you voted yes")
+    put_motion(p0, "rate", "ore>bio", "1.25")
     p1.goto(f"{base}/campaigns/{cid}/powers/p1/un/")
     p1.locator(".motion").get_by_role("button", name="Yes").click()
     expect(p1.locator(".motion")).to_contain_text("Power 0 yes, Power 1 yes")
