@@ -12,6 +12,10 @@ os.environ.setdefault("STATIC_MANIFEST", "0")
 os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 # A real broker, as in production; a queue of this run's own so no other worker takes its tasks.
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+# Each pytest-xdist worker a queue of its own too: they inherit the controller's environment,
+# and a worker process started by one of them must never take the other's tasks.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ["CELERY_QUEUE"] = f"ftcamp-test-{os.getpid()}"
 os.environ.setdefault("CELERY_QUEUE", f"ftcamp-test-{os.getpid()}")
 # Playwright's sync API runs an event loop in the test thread (stack.md).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
