@@ -1,6 +1,7 @@
-"""Issue 27: the demo as `make run` serves it (SQLite, tasks in-process), played for two rounds
-in a real browser by its four players, with at least one order of every family entered
-through the pages: the order sheet (economy, hubs, building, the fleet's work, command), the
+"""`make run` on its own (SQLite, in-process tasks) serves the demo and its logins work, as a
+newcomer first meets it (the first two tests, on the fresh demo). Then, for issue 27, that demo
+is played for two rounds in a real browser by its four players, with at least one order of
+every family entered through the pages: the order sheet (economy, hubs, building, the fleet's work, command), the
 declarations table, the Fleet page (a design, loans and transfers), the battle records, the
 agreements and the UN committee. No answer is a 5xx, every order is taken, both rounds
 resolve, and the SQLite file shows what each family did.
@@ -25,12 +26,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Error, Page, Response, expect
 
-from campaigns.demo import POWERS
+from campaigns.demo import POWERS, demo_password
 from tests.demo_rounds import WESTMARK
 from tests.e2e.test_fleet_browser import fill_in
 from tests.e2e.test_play_rounds import settled
 from tests.e2e.test_player_layout_browser import enter, log_in, open_sheet
 from tests.e2e.test_un_browser import propose_agreement, put_motion
+from tests.helpers import ROOT
 from tests.sqlite.server import Demo
 
 pytestmark = pytest.mark.browser
@@ -236,6 +238,42 @@ class Table:
         page = self.tab(last, "orders/")
         page.get_by_role("button", name="Submit orders").click()
         expect(page.get_by_role("heading", level=1)).to_contain_text(f"round {number + 1}")
+
+
+def test_make_run_serves_demo_and_logins_work(demo: Demo, page: Page) -> None:
+    page.goto(demo.url + "/")
+    expect(page.locator("#campaigns")).to_contain_text("The Outer Reaches")  # the public index
+    page.get_by_role("link", name="Log in").first.click()
+    expect(page.get_by_role("heading", name="Log in")).to_be_visible()
+    # served from static/, no CDN; the script is deferred, so wait for it to run
+    page.wait_for_function("typeof htmx === 'object'", timeout=15_000)
+
+    page.get_by_label("Username").fill("nac")
+    page.get_by_label("Password").fill(demo_password("nac"))
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="My campaigns")).to_be_visible()
+
+    page.get_by_role("link", name=re.compile("The Outer Reaches")).click()
+    expect(page.get_by_role("heading", name="New Anglian Confederation")).to_be_visible()
+    expect(page.locator("#systems")).to_contain_text("Avalon")
+    expect(page.locator("#systems")).to_contain_text("0203")
+    expect(page.locator("#hubs")).to_contain_text("Core")
+    expect(page.locator('[data-testid="gal"]')).to_have_text("120")
+    (ROOT / "out").mkdir(exist_ok=True)
+    page.screenshot(path=str(ROOT / "out" / "dashboard.png"), full_page=True)
+
+    other = page.url.replace("/powers/nac/", "/powers/esu/")
+    response = page.goto(other)
+    assert response is not None and response.status == 404
+    assert "Eurasian" not in page.content()
+
+
+def test_wrong_password_is_refused(demo: Demo, page: Page) -> None:
+    page.goto(demo.url + "/accounts/login/")
+    page.get_by_label("Username").fill("esu")
+    page.get_by_label("Password").fill("not-the-password")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".error")).to_contain_text("didn't match")
 
 
 def register_lab(table: Table) -> None:
