@@ -63,29 +63,34 @@ lint: install-dev
 
 ## test: everything, in lanes, each timed (the summary at the end):
 ##   lint      ruff, mypy, import layers, migrations, the adjudicator cases
-##   parallel  every independent test on PostgreSQL, on two pytest-xdist workers
-##   serial    the browser and real-worker tests on PostgreSQL and Redis, one at a time
+##   parallel  every independent test on PostgreSQL (it makes the test databases)
+##   browser   the browser and real-worker tests on PostgreSQL and Redis (each worker of its own
+##             queue and database, so two run at once)
 ##   sqlite    make run's settings (SQLite, in-process tasks): the tests marked sqlite, and
 ##             tests/sqlite (the demo played in a browser through `make run` itself)
-## Real Traveller sectors are read from FTCAMP_SECTORS, set here when ../shared has them; the
-## tests that need them skip without it (README "Licences of data").
+## The pytest lanes run on two pytest-xdist workers, which steal work from each other so that a
+## long test does not leave one idle. Real Traveller sectors are read from FTCAMP_SECTORS, set
+## here when ../shared has them; the tests that need them skip without it (README "Licences of
+## data"). HYPOTHESIS_PROFILE=thorough runs every property test at its full count.
 SECTORS_DIR := $(abspath ../shared/data/sectors)
 FTCAMP_SECTORS ?= $(if $(wildcard $(SECTORS_DIR)),$(SECTORS_DIR))
 export FTCAMP_SECTORS
 LANES := $(CURDIR)/.lanes
 SQLITE_LANE_DB := $(CURDIR)/.lanes.sqlite3
-PG_TEST = DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(VENV)/bin/pytest
-# runs a lane and notes its time; a failing lane fails make test once the summary is printed
+XDIST := -n 2 --dist worksteal
+PG_TEST = DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(VENV)/bin/pytest $(XDIST) --ignore=tests/sqlite
+# runs a lane and notes its time; a failing lane stops make test with the summary so far
 lane = t0=$$SECONDS; $(2); rc=$$?; \
 	printf '%-9s %4d s  %s\n' $(1) $$((SECONDS - t0)) $$([ $$rc = 0 ] && echo ok || echo FAILED) \
-	>> $(LANES); [ $$rc = 0 ]
+	>> $(LANES); [ $$rc = 0 ] || { cat $(LANES); exit 1; }
 
 test: install-dev services chromium
 	@rm -f $(LANES) $(SQLITE_LANE_DB)*
-	@$(call lane,lint,$(MAKE) --no-print-directory checks) || (cat $(LANES); exit 1)
-	@$(call lane,parallel,$(PG_TEST) -n 2 -m "not browser and not worker" --ignore=tests/sqlite) || (cat $(LANES); exit 1)
-	@$(call lane,serial,$(PG_TEST) -m "browser or worker" --ignore=tests/sqlite) || (cat $(LANES); exit 1)
-	@$(call lane,sqlite,DEBUG=1 DATABASE_URL=sqlite:///$(SQLITE_LANE_DB) REDIS_URL= $(VENV)/bin/pytest -n 2 -m sqlite tests) || (cat $(LANES); exit 1)
+	@$(call lane,lint,$(MAKE) --no-print-directory checks)
+	@$(call lane,parallel,$(PG_TEST) --create-db --reuse-db -m "not browser and not worker")
+	@$(call lane,browser,$(PG_TEST) --reuse-db -m "browser or worker")
+	@$(call lane,sqlite,DEBUG=1 DATABASE_URL=sqlite:///$(SQLITE_LANE_DB) REDIS_URL= \
+		$(VENV)/bin/pytest $(XDIST) -m sqlite tests)
 	@echo; echo "make test: every lane passed"; cat $(LANES)
 
 ## checks: the static checks and the adjudicator cases (make test's first lane)
