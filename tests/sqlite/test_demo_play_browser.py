@@ -1,10 +1,10 @@
 """`make run` on its own (SQLite, in-process tasks) serves the demo and its logins work, as a
 newcomer first meets it (the first two tests, on the fresh demo). Then, for issue 27, that demo
 is played for two rounds in a real browser by its four players, with at least one order of
-every family entered through the pages: the order sheet (economy, hubs, building, the fleet's work, command), the
-declarations table, the Fleet page (a design, loans and transfers), the battle records, the
-agreements and the UN committee. No answer is a 5xx, every order is taken, both rounds
-resolve, and the SQLite file shows what each family did.
+every family entered through the pages: the order sheet (economy, hubs, building, the fleet's
+work, command), the declarations table, the Fleet page (a design, loans and transfers), the
+battle records, the agreements and the UN committee. No answer is a 5xx, every order is taken,
+both rounds resolve, and the SQLite file shows what each family did.
 
 Round 1 makes what round 2 needs: the battle damages a frigate (repaired in round 2), nac
 registers and builds a survey tender (formed into a group, crewed, supplied and given
