@@ -14,7 +14,8 @@ REDIS_TEST_URL ?= redis://127.0.0.1:6379/15
 ## changes; without a C compiler the install goes on and the mapper runs its numpy and scipy
 ## code instead, with the same results, slower (install says which: trade/routes/native.py).
 ## `make run` installs the runtime packages only; test, lint and bench the development set,
-## which holds them.
+## which holds them. --no-compile: Python writes the bytecode of what it imports when it
+## imports it, instead of pip compiling every installed file first (10 s of the 27).
 BUILD_INPUTS := pyproject.toml setup.py trade/routes/native_build.py trade/routes/csrc/native.c
 MAPPER_STATUS := $(PY) -c "from trade.routes import native; print('trade-route mapper:', native.status())"
 
@@ -23,11 +24,11 @@ $(VENV)/bin/pip:
 	$(VENV)/bin/pip install --quiet --upgrade pip
 
 $(RUNTIME): $(BUILD_INPUTS) | $(VENV)/bin/pip
-	$(VENV)/bin/pip install --quiet -e . --config-settings editable_mode=compat
+	$(VENV)/bin/pip install --quiet --no-compile -e . --config-settings editable_mode=compat
 	touch $@
 
 $(DEV): $(BUILD_INPUTS) | $(VENV)/bin/pip
-	$(VENV)/bin/pip install --quiet -e ".[dev]" --config-settings editable_mode=compat
+	$(VENV)/bin/pip install --quiet --no-compile -e ".[dev]" --config-settings editable_mode=compat
 	touch $@ $(RUNTIME)
 
 install: $(RUNTIME)
@@ -61,37 +62,17 @@ lint: install-dev
 	SECRET_KEY=type-check-only $(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
 
-## test: everything, in lanes, each timed (the summary at the end):
-##   lint      ruff, mypy, import layers, migrations, the adjudicator cases
-##   parallel  every independent test on PostgreSQL (it makes the test databases)
-##   browser   the browser and real-worker tests on PostgreSQL and Redis (each worker of its own
-##             queue and database, so two run at once)
-##   sqlite    make run's settings (SQLite, in-process tasks): the tests marked sqlite, and
-##             tests/sqlite (the demo played in a browser through `make run` itself)
-## The pytest lanes run on two pytest-xdist workers, which steal work from each other so that a
-## long test does not leave one idle. Real Traveller sectors are read from FTCAMP_SECTORS, set
-## here when ../shared has them; the tests that need them skip without it (README "Licences of
-## data"). HYPOTHESIS_PROFILE=thorough runs every property test at its full count.
+## test: everything, in lanes, each timed, with a summary of their times at the end
+## (tests/lanes.sh: lint beside the parallel PostgreSQL lane, then the browser and worker lane,
+## then the SQLite lane with make run's settings). Real Traveller sectors are read from
+## FTCAMP_SECTORS, set here when ../shared has them; the tests that need them skip without it
+## (README "Licences of data"). HYPOTHESIS_PROFILE=thorough runs every property test in full.
 SECTORS_DIR := $(abspath ../shared/data/sectors)
 FTCAMP_SECTORS ?= $(if $(wildcard $(SECTORS_DIR)),$(SECTORS_DIR))
 export FTCAMP_SECTORS
-LANES := $(CURDIR)/.lanes
-SQLITE_LANE_DB := $(CURDIR)/.lanes.sqlite3
-XDIST := -n 2 --dist worksteal
-PG_TEST = DATABASE_URL=$(PG_URL) REDIS_URL=$(REDIS_TEST_URL) $(VENV)/bin/pytest $(XDIST) --ignore=tests/sqlite
-# runs a lane and notes its time; a failing lane stops make test with the summary so far
-lane = t0=$$SECONDS; $(2); rc=$$?; \
-	printf '%-9s %4d s  %s\n' $(1) $$((SECONDS - t0)) $$([ $$rc = 0 ] && echo ok || echo FAILED) \
-	>> $(LANES); [ $$rc = 0 ] || { cat $(LANES); exit 1; }
 
 test: install-dev services chromium
-	@rm -f $(LANES) $(SQLITE_LANE_DB)*
-	@$(call lane,lint,$(MAKE) --no-print-directory checks)
-	@$(call lane,parallel,$(PG_TEST) --create-db --reuse-db -m "not browser and not worker")
-	@$(call lane,browser,$(PG_TEST) --reuse-db -m "browser or worker")
-	@$(call lane,sqlite,DEBUG=1 DATABASE_URL=sqlite:///$(SQLITE_LANE_DB) REDIS_URL= \
-		$(VENV)/bin/pytest $(XDIST) -m sqlite tests)
-	@echo; echo "make test: every lane passed"; cat $(LANES)
+	@PY=$(PY) PYTEST=$(VENV)/bin/pytest PG_URL=$(PG_URL) REDIS_TEST_URL=$(REDIS_TEST_URL) tests/lanes.sh
 
 ## checks: the static checks and the adjudicator cases (make test's first lane)
 checks: lint

@@ -36,7 +36,7 @@ def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
     while not check():
         if time.monotonic() > deadline:
             pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.05)
+        time.sleep(0.02)
 
 
 FRAMEWORKS = ("django", "rest_framework", "celery")
