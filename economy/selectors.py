@@ -485,7 +485,7 @@ def round_statement(power: Power, number: int) -> Statement | None:
     nxt = RoundRecord.objects.filter(
         round__campaign_id=power.campaign_id, round__number=number + 1
     ).first()
-    end = nxt.state if nxt else export_state(power.campaign)
+    end = nxt.state if nxt else _live_state(power.campaign)
     lines: list[dict[str, Any]] = [
         dict(row)
         for row in LedgerLine.objects.filter(power=power, round_number=number)
@@ -496,6 +496,14 @@ def round_statement(power: Power, number: int) -> Statement | None:
     return build_statement(
         record.state, end, power.key, lines, record.rejected, record.events, names
     )
+
+
+def _live_state(campaign: Campaign) -> dict[str, Any]:
+    """The campaign's state as it is now, as the contract's JSON: the live round's, parsed once
+    per process and state version, so every power's statement of one round reads it once (the
+    round-resolved notices build one per power), else read afresh. Shared: not to be changed."""
+    rnd = live_round(campaign.pk)
+    return round_state(campaign, rnd).start if rnd else export_state(campaign)
 
 
 def power_ledger(

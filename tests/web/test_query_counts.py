@@ -16,8 +16,10 @@ from django.urls import reverse
 
 from economy import services
 from economy.models import Round
-from economy.snapshot import export_state, load_state, save_state
+from economy.snapshot import export_state, forget_round_states, load_state, save_state
+from notices import services as notices
 from powers.models import Build, BuildBuilder
+from tests.helpers import postgresql_only
 from tests.web.factories import World, add_fleet, make_campaign
 from trade.models import HubLink, HubNode
 
@@ -207,3 +209,22 @@ def test_round_history_does_not_grow_with_rounds(client: Client) -> None:
         assert response.status_code == 200
         counts.append(n)
     assert counts[0] == counts[1] == counts[2]
+
+
+@postgresql_only  # the parsed state is cached by its version: PostgreSQL's triggers
+def test_round_resolved_notices_read_the_state_once() -> None:
+    """Each power's statement ends with the state as it is now: read once for all of them (it
+    was read once per power: 40 queries more for each)."""
+    counts = []
+    for n_powers in (2, 5):
+        world = make_campaign(f"notices {n_powers}", n_powers=n_powers, systems_per_power=2)
+        for power in world.powers:
+            services.submit_sheet(power=power, actor="t")
+        rnd = Round.objects.get(campaign=world.campaign, status="open")
+        assert services.resolve_round(round_id=rnd.pk)
+        forget_round_states()
+        drafts, n = measured(lambda rnd=rnd: notices._round_resolved({"round": rnd.pk}))
+        assert len(drafts) == n_powers
+        counts.append(n)
+    # a power's own: its statement's records, ledger and names, its players, the notice
+    assert (counts[1] - counts[0]) / 3 == 7, counts
