@@ -223,7 +223,8 @@ def test_round_resolved_notices_read_the_state_once() -> None:
         rnd = Round.objects.get(campaign=world.campaign, status="open")
         assert services.resolve_round(round_id=rnd.pk)
         forget_round_states()
-        drafts, n = measured(lambda rnd=rnd: notices._round_resolved({"round": rnd.pk}))
+        payload = {"round": rnd.pk}
+        drafts, n = measured(lambda: notices._round_resolved(payload))  # noqa: B023
         assert len(drafts) == n_powers
         counts.append(n)
     # a power's own: its statement's records, ledger and names, its players, the notice
