@@ -21,7 +21,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from economy import selectors, services
-from economy.entry import order_schemas, player_order
+from economy.engine.orders import order_schemas
+from economy.entry import player_order
 from economy.models import LedgerLine, Order, Round
 from ftcamp.http import ConflictSerializer
 from powers.access import actor, player_power
@@ -67,7 +68,7 @@ def _component_name(kind: str) -> str:
 
 
 class OrderInputSchema(OpenApiSerializerExtension):
-    """The API documents each order type (``economy.entry.order_schemas``): one ``oneOf``
+    """The API documents each order type (``economy.engine.orders.order_schemas``): one ``oneOf``
     discriminated by ``type``."""
 
     target_class = "economy.api.OrderInput"

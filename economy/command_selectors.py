@@ -1,4 +1,4 @@
-"""Keys and labels the command order forms may offer a power (``economy.orderforms`` sources
+"""Keys and labels the command order forms may offer a power (the order kinds' sources
 ``officers``, ``bubbles``, ``diplomats``): its own only (R-8.3: bubbles are secret), with what
 its sheet commissions, sets up or appoints this round (Support §5, §4.4)."""
 

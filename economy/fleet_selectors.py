@@ -444,7 +444,7 @@ def sheet_payloads(power: Power, *types: str) -> list[dict[str, Any]]:
 
 
 def fleet_choices(power: Power) -> dict[str, list[tuple[str, str]]]:
-    """Keys and labels the fleet order forms may offer (``economy.orderforms`` sources): the
+    """Keys and labels the fleet order forms may offer (the order kinds' sources): the
     power's own designs, builders, work, craft and kinds, and what its sheet creates this
     round (R-10.1a)."""
     fleet = PowerFleet.of(power)

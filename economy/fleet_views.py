@@ -13,10 +13,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from economy import fleet_selectors, pacts, selectors, services
+from economy import entry, fleet_selectors, pacts, selectors, services
 from economy.engine.designs import npv_problem
+from economy.engine.orders import SPECS
 from economy.engine.state import CAPACITIES, CRAFT_CLASSES, MOBILITIES, DesignSystem
-from economy.orderforms import ORDER_TYPES, design_payload, system_rows
+from economy.orderforms import design_payload, system_rows
 from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain_all
 from powers.access import actor, player_view
@@ -36,7 +37,7 @@ def _design_form(power: Power, data: Any = None, errors: list[str] | None = None
         "mobilities": MOBILITIES,
         "errors": plain_all(errors or [], labels_for("register_design")),
         "check": _npv_check(design_payload(data)) if data is not None else "",
-        "help": ORDER_TYPES["register_design"].pays,
+        "help": SPECS["register_design"].pays,
         "design_tp": power.campaign.design_tp,
     }
 
@@ -115,7 +116,7 @@ def register_design(request: HttpRequest, power: Power) -> HttpResponse:
 def check_design(request: HttpRequest, power: Power) -> HttpResponse:
     """The design form checked as it is typed (htmx): the NPV check and the entry check."""
     payload = design_payload(request.POST)
-    errors = services.entry_errors(power=power, payload=payload)
+    errors = entry.check(power, payload).problems
     return render(
         request,
         "economy/_design_check.html",

@@ -1,7 +1,7 @@
 """The in-app rules guide (``/rules/``, issue 17): the steps of a round in the order the engine
 runs them (``economy.engine.resolve.STEPS``), each in plain words with its seed section and rule
 ids. The project's own summary, never the seeds' text (they are someone else's copyrighted work);
-each order type's paragraph lives with its form (``economy.orderforms``)."""
+each order type's paragraph lives with its form (``economy.engine.orders``)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
 from economy.engine.state import State
-from economy.engine.validate import NAMES_FLEET, Catalog, after_pacts, check_order
+from economy.entry import OrderInvalid as OrderInvalid  # raised by the writes below
 from economy.models import (
     LedgerLine,
     Order,
@@ -37,17 +37,13 @@ from economy.models import (
 )
 from economy.rounds import audit, audit_power, lock_open_round
 from economy.snapshot import export_state, load_state, save_state, write_state
-from economy.snapshot.fleet2 import pact_fleet
 from ftcamp.celery import app as celery_app
-from ftcamp.errors import Missing, Refused
+from ftcamp.errors import Missing
 from notices import announce
 from powers.models import (
     BattleRecord,
     Campaign,
-    FleetGroup,
     Power,
-    StarSystem,
-    Static,
 )
 from trade import services as trade_services
 from trade.models import RateHistory, TradeHub
@@ -63,107 +59,12 @@ class OrderNotFound(Missing):
     """No order at that position on the sheet: HTTP 404."""
 
 
-class OrderInvalid(Refused):
-    """The entry check refused an order; nothing was written: HTTP 400. ``errors`` are
-    ``field: problem`` strings."""
-
-
 # --- order sheets -------------------------------------------------------------------------
 
 
 def _sheet(rnd: Round, power: Power) -> OrderSheet:
     sheet, _ = OrderSheet.objects.get_or_create(round=rnd, power=power)
     return sheet
-
-
-def entry_errors(*, power: Power, payload: Any, catalog: Catalog | None = None) -> list[str]:
-    """Every problem of one order as a player typed it: the storage limits (``economy.entry``),
-    then the engine's own rules (contracts §1 order table)."""
-    try:
-        return _rule_errors(power, _checked(power, payload), catalog)
-    except OrderInvalid as exc:
-        return exc.errors
-
-
-def _checked(power: Power, payload: Any) -> dict[str, Any]:
-    """Layer 1 of the entry check; the order as it will be stored. ``OrderInvalid`` if it
-    cannot be stored or resolved at all."""
-    errors = entry.shape_errors(payload) or entry.key_errors(power.key, payload)
-    if errors:
-        raise OrderInvalid(errors)
-    return entry.stored_order(power.key, payload)
-
-
-def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog | None) -> list[str]:
-    """Layer 2: the engine's entry rules, on a catalogue of only what the order names (a few
-    narrow queries, ``entry.catalog_for``), read without any lock, with what battle records,
-    loans, transfers and captures change of who owns what (R-10.5, R-10.6; a few rows)."""
-    if catalog is None:
-        catalog = entry.catalog_for(power, stored)
-        if str(stored.get("type")) in NAMES_FLEET:
-            after_pacts(catalog, pact_fleet(power.campaign_id))
-    errors = check_order(catalog, power.key, stored)
-    return errors or entry.command_errors(power, stored)
-
-
-def _assets(power: Power) -> int:
-    """What the sheet cap scales with: the power's groups, statics, held systems and hubs."""
-    return (
-        FleetGroup.objects.filter(power=power).count()
-        + Static.objects.filter(power=power).count()
-        + StarSystem.objects.filter(holder=power).count()
-        + TradeHub.objects.filter(power=power).count()
-    )
-
-
-@dataclass(frozen=True)
-class Entry:
-    """An order through the entry check, before any lock (issue 13): as it will be stored, its
-    rule errors, or why it cannot be stored at all (raised only under the round lock, so a
-    closed round is named first, as before)."""
-
-    stored: dict[str, Any]
-    errors: list[str]
-    refused: OrderInvalid | None = None
-
-
-def _prepare(power: Power, payload: Any, *, contract: bool = False) -> Entry:
-    """The one entry check (issue 11) for both front doors, reading only what the order names:
-    the storage limits, then the engine's rules. ``contract``: an order from a case file, whose
-    ids are keys already (contracts §1)."""
-    try:
-        if contract:
-            errors = entry.shape_errors(payload, contract=True)
-            if errors:
-                raise OrderInvalid(errors)
-            stored: dict[str, Any] = payload
-        else:
-            stored = _checked(power, payload)
-    except OrderInvalid as exc:
-        return Entry({}, [], exc)
-    return Entry(stored, _rule_errors(power, stored, None))
-
-
-def _admit(
-    power: Power, prepared: Entry, *, strict: bool, on_sheet: int | None = None
-) -> tuple[dict[str, Any], list[str]]:
-    """Under the round lock: ``OrderInvalid`` for an order that cannot be stored, for a new one
-    on a sheet already holding ``on_sheet`` orders when that is the cap, and for rule errors
-    when ``strict`` (the API); else the order to store and its rule errors."""
-    if prepared.refused is not None:
-        raise prepared.refused
-    if on_sheet is not None and on_sheet >= entry.BASE_ORDERS:
-        limit = entry.max_orders(_assets(power))
-        if on_sheet >= limit:
-            raise OrderInvalid(
-                [
-                    f"order: a sheet holds at most {limit} orders (200, and 3 more for each "
-                    "fleet group, static, system and hub you have)"
-                ]
-            )
-    if strict and prepared.errors:
-        raise OrderInvalid(prepared.errors)
-    return prepared.stored, prepared.errors
 
 
 def add_order(
@@ -181,17 +82,17 @@ def add_order(
     ``round_number`` is the round the writer saw (``RoundOver`` if it is over). ``contract``:
     the order is in the contract's form already (``manage.py load_case``). The entry check
     runs first, without a lock; the open round row is locked for the write only."""
-    prepared = _prepare(power, payload, contract=contract)
+    prepared = entry.check(power, payload, contract=contract)
     with transaction.atomic():
         rnd = lock_open_round(power.campaign_id, expected=round_number)
         return _append(power, rnd, prepared, actor=actor, strict=strict, cap=not contract)
 
 
 def _append(
-    power: Power, rnd: Round, prepared: Entry, *, actor: str, strict: bool, cap: bool = True
+    power: Power, rnd: Round, prepared: entry.Entry, *, actor: str, strict: bool, cap: bool = True
 ) -> Order:
     sheet_id, position = _touch_counting(rnd, power)
-    stored, errors = _admit(power, prepared, strict=strict, on_sheet=position if cap else None)
+    stored, errors = entry.admit(power, prepared, strict=strict, on_sheet=position if cap else None)
     order = Order.objects.create(
         sheet_id=sheet_id, position=position, payload=stored, error="; ".join(errors)
     )
@@ -246,18 +147,18 @@ def update_order(
 ) -> Order:
     """Replace the order at ``position``, with the same checks as ``add_order``, run before the
     open round row is locked for the write."""
-    prepared = _prepare(power, payload)
+    prepared = entry.check(power, payload)
     with transaction.atomic():
         rnd = lock_open_round(power.campaign_id, expected=round_number)
         return _replace(power, rnd, position, prepared, actor=actor, strict=strict)
 
 
 def _replace(
-    power: Power, rnd: Round, position: int, prepared: Entry, *, actor: str, strict: bool
+    power: Power, rnd: Round, position: int, prepared: entry.Entry, *, actor: str, strict: bool
 ) -> Order:
     sheet_id, _ = _touch_counting(rnd, power)
     try:
-        payload, errors = _admit(power, prepared, strict=strict)
+        payload, errors = entry.admit(power, prepared, strict=strict)
     except OrderInvalid:
         if not Order.objects.filter(sheet_id=sheet_id, position=position).exists():
             raise OrderNotFound(f"There is no order {position + 1} on your sheet.") from None
@@ -333,7 +234,7 @@ def set_declaration(
 ) -> Order:
     """Keep one declare_group order per group on the sheet (R-2): update it, or add it. The
     entry check runs first; the open round row is locked for the write."""
-    prepared = _prepare(power, payload)
+    prepared = entry.check(power, payload)
     with transaction.atomic():
         rnd = lock_open_round(power.campaign_id, expected=round_number)
         existing = (

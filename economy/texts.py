@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from economy.orderforms import ORDER_TYPES
+from economy.engine.orders import SPECS
 
 # One label per field key across order types (the forms' own label where there is one).
 ORDER_LABELS: dict[str, str] = {}
-for _spec in ORDER_TYPES.values():
+for _spec in SPECS.values():
     for _field in _spec.fields:
         ORDER_LABELS.setdefault(_field.name, _field.label)
 ORDER_LABELS.update(
@@ -25,12 +25,16 @@ ORDER_LABELS.update(
         "type": "Order type",
         "position": "Position",
         "round": "Round",
+        # names several order types use, as the first form that had them labels them
+        "group": "Group",
+        "source": "From builder or cargo craft",
+        "target": "Craft to restock",
     }
 )
 
 _PREFIX = re.compile(r"^([a-z][a-z_]*): ")
 # field keys of two words, when a message names one in passing ("must differ from from_hub")
-_KEY_WORDS = sorted({k for k in ORDER_LABELS if "_" in k} - set(ORDER_TYPES), key=len)
+_KEY_WORDS = sorted({k for k in ORDER_LABELS if "_" in k} - set(SPECS), key=len)
 _KEY_WORD = re.compile(
     r"(?<![\w'-])(" + "|".join(map(re.escape, _KEY_WORDS[::-1])) + r")(?![\w'-])"
 )
@@ -61,6 +65,6 @@ def plain_all(errors: Iterable[str], labels: Mapping[str, str] = ORDER_LABELS) -
 
 def labels_for(kind: str) -> dict[str, str]:
     """The labels of one order type's form, over the general ones."""
-    spec = ORDER_TYPES.get(kind)
+    spec = SPECS.get(kind)
     own = {f.name: f.label for f in spec.fields} if spec else {}
     return {**ORDER_LABELS, **own}

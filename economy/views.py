@@ -18,13 +18,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from economy import fleet_selectors, guide, selectors, services
+from economy import entry, fleet_selectors, guide, selectors, services
+from economy.engine.orders import SPECS
+from economy.engine.orders.kinds import Field
 from economy.engine.state import GROUP_ORDERS, GROUP_STATUSES
 from economy.entry import player_order
 from economy.events import ORDERS, STATUSES
 from economy.guide import anchor, step_of
 from economy.models import Round, RoundStatus
-from economy.orderforms import ORDER_TYPES, Field, enum_word, form_values, payload_from, summary
+from economy.orderforms import enum_word, form_values, payload_from, summary
 from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain, plain_all
 from ftcamp.http import HtmxHttpRequest
@@ -56,7 +58,7 @@ def _form_context(
     power: Power, kind: str, values: dict[str, str], errors: list[str]
 ) -> dict[str, object]:
     choices = selectors.choices_for(power)  # kept for the sheet's greyed types (one reading)
-    spec = ORDER_TYPES.get(kind)
+    spec = SPECS.get(kind)
     labels = labels_for(kind)
     fields: list[FormField] = []
     if spec:
@@ -67,7 +69,7 @@ def _form_context(
                 {
                     "spec": f,
                     "value": value,
-                    "values": value.split() if f.kind == "ids" else [],
+                    "values": value.split() if f.widget == "ids" else [],
                     "choices": choices.get(f.source) if f.source else [],
                     "options": [(o, enum_word(f, o)) for o in f.options],
                     "error": plain(own, labels),
@@ -128,7 +130,7 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
         ],
         "open": rnd is not None and rnd.status == "open",
         "submissions": selectors.submissions(rnd) if rnd else [],
-        "order_types": [(k, t, why.get(k, "")) for k, t in ORDER_TYPES.items()],
+        "order_types": [(k, t, why.get(k, "")) for k, t in SPECS.items()],
         "groups": groups,
         "group_orders": [(o, ORDERS[o]) for o in GROUP_ORDERS],
         "group_statuses": [(o, STATUSES[o]) for o in GROUP_STATUSES],
@@ -189,7 +191,7 @@ def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
     """Validation as the player types: the engine's own entry checks and messages."""
     kind = request.POST.get("type", "")
     payload = payload_from(kind, request.POST)
-    errors = services.entry_errors(power=power, payload=payload)
+    errors = entry.check(power, payload).problems
     if errors:
         names = selectors.names_for(power)
         errors = [names.words(e) for e in errors]
@@ -373,7 +375,7 @@ def projection(request: HttpRequest, power: Power) -> HttpResponse:
 def rules_guide(request: HttpRequest) -> HttpResponse:
     """Public: the round's steps and every order type in plain words (issue 17)."""
     by_step: dict[str, list[dict[str, Any]]] = {}
-    for kind, spec in ORDER_TYPES.items():
+    for kind, spec in SPECS.items():
         by_step.setdefault(spec.step, []).append(
             {"kind": kind, "spec": spec, "anchor": anchor("order", kind)}
         )

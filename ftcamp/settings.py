@@ -187,7 +187,7 @@ SPECTACULAR_SETTINGS = {
     ],
     "ENUM_NAME_OVERRIDES": {
         "ProjectResourceEnum": "powers.models.ProjectResource",
-        # the order types' own choice sets (economy.entry.order_schemas)
+        # the order types' own choice sets (economy.engine.orders.order_schemas)
         "SoldResourceEnum": ["ore", "bio", "gal"],
         "ShippedResourceEnum": ["ore", "bio", "pl"],
     },

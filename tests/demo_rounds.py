@@ -20,8 +20,9 @@ from django.test import Client
 from django.urls import reverse
 
 from economy import services
+from economy.engine.orders import SPECS
 from economy.models import Round, RoundStatus
-from economy.orderforms import ORDER_TYPES, form_values
+from economy.orderforms import form_values
 from powers.models import Membership
 
 Orders = dict[str, tuple[list[dict[str, Any]], ...]]
@@ -93,10 +94,10 @@ def form_fields(payload: dict[str, Any]) -> tuple[str, Fields]:
             "status": values.get("status", "none"),
         }
     fields: Fields = {"type": kind}
-    for f in ORDER_TYPES[kind].fields:
+    for f in SPECS[kind].fields:
         value = values.get(f.name, "")
         if value:
-            fields[f.name] = value.split() if f.kind == "ids" else value
+            fields[f.name] = value.split() if f.widget == "ids" else value
     return "order", fields
 
 

@@ -22,7 +22,7 @@ from pytest_django import DjangoDbBlocker
 from pytest_django.live_server_helper import LiveServer
 
 from campaigns.demo import DEMO_NAME, demo_password
-from economy.orderforms import ORDER_TYPES
+from economy.engine.orders import SPECS
 from powers.models import Campaign, Power
 from tests.demo_rounds import BATTLE, ORDERS, form_fields, resolve
 from tests.e2e.test_play_rounds import choose_order_type, settled
@@ -83,7 +83,7 @@ def enter(page: Page, payload: dict[str, object]) -> None:
         return
     kind, *rest = fields.items()
     choose_order_type(page, str(kind[1]))
-    expect(page.locator("#order-help")).to_contain_text(ORDER_TYPES[str(kind[1])].cite)
+    expect(page.locator("#order-help")).to_contain_text(SPECS[str(kind[1])].cite)
     for name, value in rest:
         control = page.locator(f'#order-fields [name="{name}"]:not([type="hidden"])')
         expect(control).to_have_count(1)

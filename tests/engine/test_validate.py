@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from economy.engine.codec import parse_state
-from economy.engine.validate import FIELDS, Catalog, check_order
+from economy.engine.orders import SPECS
+from economy.engine.validate import Catalog, catalog_of, check_order
 
 from .factory import campaign, group, system
 
@@ -37,7 +38,7 @@ def test_every_core_order_type_is_known() -> None:
         "guild_leave", "designate_primary", "drop_primary", "nominate_homeworld",
         "research_project", "recruit_troops", "home_defense", "planetary_project",
     }  # fmt: skip
-    assert core <= set(FIELDS)
+    assert core <= set(SPECS)
 
 
 @pytest.mark.parametrize(
@@ -225,7 +226,7 @@ def test_ids_a_sheet_creates_can_be_named_in_it() -> None:
         ("vargr", 0, {"type": "crew", "group": "ng"}),
         ("terra", 5, {"type": "declare_group", "group": "ng"}),
     ]
-    catalog = Catalog.of(FLEET, sheet)
+    catalog = catalog_of(FLEET, sheet)
     found = {(p, i): check_order(catalog, p, raw) for p, i, raw in sheet}
     assert [k for k, e in found.items() if e] == [("vargr", 0), ("terra", 5)]
     assert found[("vargr", 0)] == ["group: no such group of yours: 'ng'"]

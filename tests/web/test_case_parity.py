@@ -15,9 +15,8 @@ from economy import services
 from economy.engine.case import dump_result, load_case, run_case
 from economy.engine.codec import dump_state, parse_state
 from economy.engine.codec_command import command_keys
-from economy.engine.validate import COMMAND_FIELDS, FIELDS
+from economy.engine.orders import command
 from economy.models import LedgerLine, Round, RoundRecord
-from economy.orderforms import ORDER_TYPES
 from economy.snapshot import export_state
 from powers.models import WorkKind
 
@@ -36,8 +35,8 @@ UNSUPPORTED_DESIGN_KEYS: tuple[str, ...] = ()
 
 
 def unsupported(case: dict[str, Any]) -> set[str]:
-    """What of a case the database cannot hold: state keys, work kinds, and order types the
-    engine knows but the shell has no form for (an unknown type is refused by both alike)."""
+    """What of a case the database cannot hold: state keys and work kinds (the engine and
+    the shell share one order table, ``economy.engine.orders``)."""
     state = case["state"]
     out = {key for key in UNSUPPORTED_STATE_KEYS if state.get(key)}
     for table, keys in (("craft", UNSUPPORTED_CRAFT_KEYS), ("designs", UNSUPPORTED_DESIGN_KEYS)):
@@ -46,14 +45,6 @@ def unsupported(case: dict[str, Any]) -> set[str]:
     out |= {
         f"builds.kind {b['kind']}" for b in state.get("builds", []) if b.get("kind") not in kinds
     } - {"builds.kind build"}
-    out |= {
-        f"order {o.get('type')}"
-        for sheet in (case.get("orders") or {}).values()
-        for o in sheet
-        if o.get("type") in FIELDS
-        and o.get("type") not in ORDER_TYPES
-        and o.get("type") not in COMMAND_FIELDS
-    }
     return out
 
 
@@ -70,6 +61,7 @@ def test_fleet2_only_cases_are_exactly_the_unsupported_ones() -> None:
 COMMAND_ONLY: frozenset[str] = frozenset()
 ENGINE_ONLY = FLEET2_ONLY | COMMAND_ONLY
 CASES = [p for p in ALL_CASES if p.stem not in ENGINE_ONLY]
+COMMAND_TYPES = {spec.type for spec in command.SPECS}
 
 
 def command_use(case: dict[str, Any]) -> list[str]:
@@ -79,7 +71,7 @@ def command_use(case: dict[str, Any]) -> list[str]:
         o.get("type")
         for sheet in (case.get("orders") or {}).values()
         for o in sheet
-        if o.get("type") in COMMAND_FIELDS
+        if o.get("type") in COMMAND_TYPES
     }
     return command_keys(state) + sorted(orders)
 

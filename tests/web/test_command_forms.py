@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from economy import selectors
+from economy.engine.orders import SPECS, command
 from economy.guide import STEP_OF, anchor
-from economy.orderforms import _ABOUT, COMMAND_TYPES, ORDER_TYPES, SENTENCES
 from powers.models import Power
 from powers.models.command import Officer
 from tests.web.factories import World, add_fleet, make_campaign
@@ -21,16 +21,19 @@ pytestmark = pytest.mark.django_db
 COST = re.compile(r"\d+ (Gal|TP|Ore)|\bFree\b|PL")
 
 
-@pytest.mark.parametrize("kind", sorted(COMMAND_TYPES))
+COMMAND_TYPES = sorted(spec.type for spec in command.SPECS)
+
+
+@pytest.mark.parametrize("kind", COMMAND_TYPES)
 def test_each_command_type_says_what_it_costs_and_when(kind: str) -> None:
-    spec = ORDER_TYPES[kind]
-    assert kind in SENTENCES and kind in _ABOUT
+    spec = SPECS[kind]
+    assert spec.sentence and spec.help
     assert spec.step in STEP_OF, spec.step  # the guide's step it happens in
     assert COST.search(spec.about), spec.about
 
 
 def test_the_costs_in_the_paragraphs() -> None:
-    about = {k: ORDER_TYPES[k].about for k in COMMAND_TYPES}
+    about = {k: SPECS[k].about for k in COMMAND_TYPES}
     assert "rank × 50 Gal and rank × 50 + (grade − 1) × 50 TP" in about["commission"]
     assert "50 Gal a rank and 50 TP a rank or grade" in about["promote"]
     assert "30 Ore" in about["bubble_hq"] and "15 Ore" in about["bubble_outpost"]

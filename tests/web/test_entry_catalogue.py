@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from economy import entry, services
-from economy.engine.validate import Catalog, check_order
+from economy import catalogue, services
+from economy.engine.validate import Catalog, catalog_of, check_order
 from economy.models import Order, Round
 from economy.snapshot import load_state
 from tests.web.factories import World, add_fleet, make_campaign
@@ -89,14 +89,17 @@ def world() -> World:
 def whole_state_catalogue(world: World) -> Catalog:
     """What resolution checks against: the whole state, with p0's sheet's promises."""
     sheet = Order.objects.filter(sheet__power=world.powers[0]).order_by("position")
-    return Catalog.of(load_state(world.campaign), [("p0", o.position, o.payload) for o in sheet])
+    return catalog_of(load_state(world.campaign), [("p0", o.position, o.payload) for o in sheet])
 
 
 def test_the_narrow_catalogue_answers_as_the_whole_state_does(world: World) -> None:
     reference = whole_state_catalogue(world)
     power = world.powers[0]
     answers = [
-        (check_order(entry.catalog_for(power, o), "p0", o), check_order(reference, "p0", o))
+        (
+            check_order(catalogue.catalog_for(power, o), "p0", o),
+            check_order(reference, "p0", o),
+        )
         for o in ORDERS
     ]
     assert [narrow for narrow, _ in answers] == [whole for _, whole in answers]
@@ -107,29 +110,29 @@ def test_the_narrow_catalogue_answers_as_the_whole_state_does(world: World) -> N
 
 def test_the_catalogue_holds_only_what_the_order_names(world: World) -> None:
     order = {"type": "recover_troops", "group": "p0-g0", "system": "s1-2", "troops": 1}
-    catalogue = entry.catalog_for(world.powers[0], order)
-    assert catalogue.group_owner == {"p0-g0": "p0"}
-    assert catalogue.system_holder == {"s1-2": "p1"}
-    assert catalogue.ids == {"p0-g0", "s1-2"}
-    assert catalogue.hub_owner == {} and catalogue.powers == set()
-    assert catalogue.bounds is None  # no hex in this order: the map is not read
+    cat = catalogue.catalog_for(world.powers[0], order)
+    assert cat.group_owner == {"p0-g0": "p0"}
+    assert cat.system_holder == {"s1-2": "p1"}
+    assert cat.ids == {"p0-g0", "s1-2"}
+    assert cat.hub_owner == {} and cat.powers == set()
+    assert cat.bounds is None  # no hex in this order: the map is not read
 
 
 def test_an_order_naming_nothing_reads_nothing(world: World) -> None:
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as ctx:
-        catalogue = entry.catalog_for(world.powers[0], {"type": "research_project", "gal": 2})
+        cat = catalogue.catalog_for(world.powers[0], {"type": "research_project", "gal": 2})
     assert len(ctx.captured_queries) == 0
-    assert catalogue.ids == set()
+    assert cat.ids == set()
 
 
 def test_the_map_bounds_come_from_its_hexes(world: World) -> None:
     # make_campaign: p0 in column 1, p1 in column 4, three rows each
-    catalogue = entry.catalog_for(world.powers[0], {"type": "hub_setup", "centre": "0101"})
-    assert catalogue.bounds == (4, 3)
+    cat = catalogue.catalog_for(world.powers[0], {"type": "hub_setup", "centre": "0101"})
+    assert cat.bounds == (4, 3)
     world.campaign.map_cols, world.campaign.map_rows = 20, 30
-    assert entry.catalog_for(world.powers[0], {"type": "hub_setup"}).bounds == (20, 30)
+    assert catalogue.catalog_for(world.powers[0], {"type": "hub_setup"}).bounds == (20, 30)
 
 
 def _round_is_free(campaign_id: int) -> bool:
@@ -160,14 +163,14 @@ def test_the_entry_check_runs_before_the_round_is_locked(
 ) -> None:
     world = make_campaign("lock", n_powers=2, systems_per_power=2)
     power = world.powers[0]
-    real = entry.catalog_for
+    real = catalogue.catalog_for
     during: list[bool] = []
 
     def watched(p: Any, stored: dict[str, Any]) -> Catalog:
         during.append(_round_is_free(p.campaign_id))
         return real(p, stored)
 
-    monkeypatch.setattr(entry, "catalog_for", watched)
+    monkeypatch.setattr(catalogue, "catalog_for", watched)
     order = {"type": "send_troops", "group": "nope", "troops": 1}
     services.add_order(power=power, payload=order, actor="t")
     services.update_order(power=power, position=0, payload=order, actor="t")

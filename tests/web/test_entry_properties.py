@@ -17,10 +17,12 @@ from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from economy import entry, services
+from economy import services
+from economy.engine.orders import SPECS, order_schemas
+from economy.engine.orders import kinds as k
+from economy.engine.orders.kinds import Field
 from economy.engine.state import CAPACITIES
 from economy.models import Round, RoundRecord
-from economy.orderforms import ORDER_TYPES, Field
 from powers.models import Build, Craft, Design, FleetGroup, StarSystem, Static
 from tests.helpers import examples
 from tests.web.factories import World, add_fleet, make_campaign
@@ -52,57 +54,59 @@ def _ids(world: World) -> list[str]:
 def field_values(kind: str, spec: Field, ids: list[str], hexes: list[str]) -> Any:
     """Values the schema allows for one field, leaning towards ones that mean something here
     (the campaign's own ids and hexes, small amounts, the limits themselves)."""
-    hex_ = st.one_of(st.sampled_from(hexes), st.from_regex(entry.HEX, fullmatch=True))
-    if spec.kind == "ref":
+    hex_ = st.one_of(st.sampled_from(hexes), st.from_regex(k.HEX, fullmatch=True))
+    if spec.widget == "ref":
         return st.one_of(st.sampled_from(ids), st.text(KEY_CHARS, min_size=1, max_size=64))
-    if spec.kind == "enum":
+    if spec.widget == "enum":
         return st.sampled_from(spec.options)
-    if spec.kind == "typed_id":
-        return st.from_regex(entry.TYPED_ID, fullmatch=True)
-    if spec.kind == "text":
+    if spec.widget == "typed_id":
+        return st.from_regex(k.TYPED_ID, fullmatch=True)
+    if spec.widget == "text":
         printable = st.characters(blacklist_categories=("Cc", "Cs"))
-        return st.text(printable, max_size=spec.max_length)
-    if spec.kind == "int":
-        low, high = entry.int_range(kind, spec.name)
+        assert isinstance(spec.kind, k.Text)
+        return st.text(printable, max_size=spec.kind.max_length)
+    if spec.widget == "int":
+        assert isinstance(spec.kind, k.Int)
+        low, high = spec.kind.range(spec)
         return st.one_of(
             st.integers(low, min(high, 60)), st.integers(low, high), st.sampled_from([low, high])
         )
-    if spec.kind == "bool":
+    if spec.widget == "bool":
         return st.booleans()
-    if spec.kind == "hex":
+    if spec.widget == "hex":
         return hex_
-    if spec.kind == "hexes":
+    if spec.widget == "hexes":
         return st.lists(hex_, max_size=5)
-    if spec.kind == "powers":
+    if spec.widget == "powers":
         return st.lists(
             st.one_of(st.sampled_from(ids), st.text(KEY_CHARS, min_size=1, max_size=64)),
             max_size=3,
         )
-    if spec.kind == "links":
+    if spec.widget == "links":
         return st.lists(st.lists(hex_, min_size=2, max_size=2), max_size=4)
-    if spec.kind == "shares":
-        amount = st.integers(0, entry.MAX_AMOUNT)
+    if spec.widget == "shares":
+        amount = st.integers(0, k.MAX_AMOUNT)
         share = st.fixed_dictionaries({"hex": hex_}, optional={"ore": amount, "bio": amount})
         return st.lists(share, max_size=4)
-    if spec.kind == "ids":
+    if spec.widget == "ids":
         some = st.one_of(st.sampled_from(ids), st.text(KEY_CHARS, min_size=1, max_size=64))
         return st.lists(some, max_size=3)
-    if spec.kind == "counts":
+    if spec.widget == "counts":
         kinds = st.one_of(st.just("fighter"), st.text(KEY_CHARS, min_size=1, max_size=24))
-        return st.dictionaries(kinds, st.integers(1, entry.DESIGN_LIMIT), max_size=3)
-    if spec.kind == "systems":
-        units = st.one_of(st.integers(0, 60), st.integers(0, entry.DESIGN_LIMIT))
+        return st.dictionaries(kinds, st.integers(1, k.DESIGN_LIMIT), max_size=3)
+    if spec.widget == "systems":
+        units = st.one_of(st.integers(0, 60), st.integers(0, k.DESIGN_LIMIT))
         system = st.fixed_dictionaries(
-            {"id": st.from_regex(entry.SYSTEM_ID, fullmatch=True), "points": units},
+            {"id": st.from_regex(k.SYSTEM_ID, fullmatch=True), "points": units},
             optional={"count": st.integers(1, 20), **{c: units for c in CAPACITIES}},
         )
         return st.lists(system, max_size=4)
-    raise AssertionError(f"no strategy for field kind {spec.kind!r}")
+    raise AssertionError(f"no strategy for field kind {spec.widget!r}")
 
 
 def order_of(kind: str, ids: list[str], hexes: list[str]) -> st.SearchStrategy[dict[str, Any]]:
-    schema = entry.order_schemas()[kind]
-    fields = {f.name: field_values(kind, f, ids, hexes) for f in ORDER_TYPES[kind].fields}
+    schema = order_schemas()[kind]
+    fields = {f.name: field_values(kind, f, ids, hexes) for f in SPECS[kind].fields}
     required = {n: s for n, s in fields.items() if n in schema["required"]}
     optional = {n: s for n, s in fields.items() if n not in schema["required"]}
     return st.fixed_dictionaries({"type": st.just(kind), **required}, optional=optional)
@@ -124,7 +128,7 @@ def test_random_orders_of_every_type_never_fail_a_round() -> None:
     StarSystem.objects.filter(campaign=world.campaign).update(stock_ore=500, stock_pl=200)
     ids, hexes = _ids(world), _hexes(world)
     p0 = world.powers[0]
-    sheets = st.tuples(*(order_of(kind, ids, hexes) for kind in sorted(ORDER_TYPES)))
+    sheets = st.tuples(*(order_of(kind, ids, hexes) for kind in sorted(SPECS)))
     outcomes = {"accepted": 0, "kept with its error": 0, "refused": 0}
 
     @settings(

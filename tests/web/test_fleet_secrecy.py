@@ -14,7 +14,7 @@ from django.http.response import HttpResponseBase
 from django.test import Client
 from django.urls import reverse
 
-from economy import services
+from economy import entry, services
 from economy.models import Round
 from powers.models import Build, Craft, Design, FleetGroup
 from tests.web.factories import World, add_fleet, make_campaign
@@ -127,8 +127,8 @@ def test_maps_and_api_as_the_other_player(world: World) -> None:
     assert 'class="own-group' not in svg
     # asking about a's craft by key reads exactly like asking about none
     order = {"type": "crew", "craft": f"p0-{CANARY}-c0"}
-    mine = services.entry_errors(power=world.powers[1], payload=order)
-    none = services.entry_errors(power=world.powers[1], payload={**order, "craft": "p0-nope"})
+    mine = entry.check(world.powers[1], order).problems
+    none = entry.check(world.powers[1], {**order, "craft": "p0-nope"}).problems
     assert [e.replace(f"p0-{CANARY}-c0", "X") for e in mine] == [
         e.replace("p0-nope", "X") for e in none
     ]

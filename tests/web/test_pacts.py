@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from economy import services
+from economy import entry, services
 from economy.models import Round
 from powers.models import Craft, FleetGroup, Loan, Transfer
 from tests.web.factories import ApiClient, World, add_fleet, make_campaign
@@ -187,5 +187,5 @@ def test_the_borrower_may_not_unbuild_a_lent_craft(world: World) -> None:
     resolve(world)
     assert Craft.objects.get(key="p0-g0-f0").power.key == "p1"
     order = {"type": "unbuild", "id": "u1", "craft": "p0-g0-f0", "builder": "p1-y1"}
-    errors = services.entry_errors(power=world.powers[1], payload=order)
+    errors = entry.check(world.powers[1], order).problems
     assert any("p0-g0-f0 is on loan from p0" in e for e in errors), errors

@@ -20,11 +20,12 @@ from django.urls import reverse
 from campaigns.demo import DEMO_NAME, SYSTEMS
 from campaigns.sector_import import import_sectors
 from economy import selectors, services
+from economy.engine.orders import SPECS
 from economy.engine.resolve import STEPS
 from economy.events import Names
 from economy.guide import STEP_OF, anchor, step_of
 from economy.models import Round
-from economy.orderforms import ORDER_TYPES, SENTENCES, summary
+from economy.orderforms import summary
 from powers.models import Campaign, Craft, FleetGroup, Membership, Power, StarSystem
 from tests.demo_rounds import BATTLE, ORDERS, Orders, enter_battle, play_rounds
 from tests.routes.helpers import random_sector
@@ -115,10 +116,10 @@ def crawl(client: Client, start: str, hexes: set[str] | None = None) -> dict[str
 
 
 def test_every_order_type_says_what_it_does_and_when() -> None:
-    for kind, spec in ORDER_TYPES.items():
+    for kind, spec in SPECS.items():
         assert len(spec.help) > 40, kind
         assert spec.step in STEP_OF, kind
-        assert kind in SENTENCES, kind
+        assert spec.sentence, kind
     assert {key for key, _ in STEPS} == set(STEP_OF)
 
 
@@ -131,7 +132,7 @@ def test_ledger_steps_read_as_the_guides_steps() -> None:
 
 def test_the_rules_guide_has_every_order_type_and_step(client: Client) -> None:
     page = client.get(reverse("rules")).content.decode()
-    for kind in ORDER_TYPES:
+    for kind in SPECS:
         assert f'id="{anchor("order", kind)}"' in page
     for key, _ in STEPS:
         assert f'id="{anchor("step", key)}"' in page
@@ -158,7 +159,7 @@ def test_order_form_explains_the_order_and_links_the_guide(client: Client, world
     client.force_login(world.users[0])
     url = reverse("order-form", args=[world.campaign.pk, "p0"])
     page = client.get(url, {"type": "market_sell"}).content.decode()
-    assert ORDER_TYPES["market_sell"].help in html.unescape(page)
+    assert SPECS["market_sell"].help in html.unescape(page)
     assert f'href="/rules/#{anchor("step", "resource.4")}"' in page
     assert f'href="/rules/#{anchor("order", "market_sell")}"' in page
 

@@ -14,7 +14,7 @@ from django.http import Http404
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from economy import entry
+from economy import catalogue
 from economy.models import Round, RoundStatus
 from economy.rounds import RoundNotOpen, lock_open_round
 from economy.snapshot.fleet2 import _any_pact
@@ -92,7 +92,7 @@ def test_the_catalogue_is_the_orms_reading(world: World) -> None:
     names += ["p0-base", "fighter", "nope"]
     size = 1 << (len(names) - 1).bit_length()
     keys = {f"k{i}": names[min(i, len(names) - 1)] for i in range(size)}
-    rows = entry._catalog(size).rows(campaign=world.campaign.pk, **keys)
+    rows = catalogue._catalog(size).rows(campaign=world.campaign.pk, **keys)
     # written out by hand: each kind of part of the union, its owner or none
     assert sorted(rows) == [
         ("build", "p0-b0", "p0"),
