@@ -4,6 +4,8 @@ the tables it replaced."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from economy import entry, services
@@ -46,8 +48,9 @@ def test_the_schema_requires_what_the_rules_require() -> None:
 def test_a_contract_order_with_a_system_that_is_no_object_is_named_not_a_crash() -> None:
     """A case file's design with a system that is not an object: the shape check leaves it to
     the engine, which names it (it used to raise AttributeError summing the design)."""
-    order = {"type": "register_design", "id": "d", "class": "military", "mobility": "mobile"}
-    order |= {"mass": 10, "npv": 30, "systems": ["0101", {"id": "s1", "points": 2}]}
+    order: dict[str, Any] = {"type": "register_design", "id": "d", "class": "military"}
+    order |= {"mobility": "mobile", "mass": 10, "npv": 30}
+    order["systems"] = ["0101", {"id": "s1", "points": 2}]
     assert entry.shape_errors(order, contract=True) == []
     assert entry.shape_errors(order) == ["systems: system 1: expected an object"]
 
@@ -75,7 +78,7 @@ def test_a_refit_may_name_a_variant_registered_on_the_same_sheet(world: World) -
     resolution (the entry check offered the sheet's designs only to builds)."""
     assert "refit" in NAMES_PROMISED
     power = world.powers[0]
-    lancer = {"type": "register_design", "id": "lancer", "class": "military"}
+    lancer: dict[str, Any] = {"type": "register_design", "id": "lancer", "class": "military"}
     lancer |= {"mobility": "mobile", "mass": 20, "npv": 60}
     lancer["systems"] = [{"id": "s1", "name": "Hull", "points": 10}]
     assert services.add_order(power=power, payload=lancer, actor="t").error == ""
