@@ -15,6 +15,7 @@ from economy.command_selectors import command_choices
 from economy.engine.codec import dump_state
 from economy.engine.focus import focus, ids_of, named
 from economy.engine.loyalty import abandoned
+from economy.engine.orders import SPECS
 from economy.engine.resolve import resolve, round_rng
 from economy.engine.state import State
 from economy.events import Names, describe, hub_name, in_words, resource_word
@@ -133,7 +134,7 @@ class Choices:
             return self.groups + self.statics
         if source in self.fleet:
             return self.fleet[source]
-        named: list[tuple[str, str]] = getattr(self, source)
+        named: list[tuple[str, str]] = getattr(self, source, [])
         return named
 
 
@@ -207,6 +208,10 @@ def unavailable(power: Power, choices: Choices | None = None) -> dict[str, str]:
     unless(c.get("crewed") or c.get("craft"), "you have no groups or craft", "crew")
     unless(c.get("supplied"), "you have no groups or statics", "supply_ep")
     _command_unavailable(c, bool(held), unless)  # issue 16
+    for kind, spec in SPECS.items():  # any other type naming a thing the power has none of
+        for f in spec.fields:
+            if f.required and f.kind.noun and kind not in why and not c.get(f.source):
+                why[kind] = f"you have no {f.kind.noun}"
     return why
 
 

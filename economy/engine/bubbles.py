@@ -17,7 +17,6 @@ from .world import World
 
 RULE = "R-8.3"
 STEP = "support.5"  # R-4.5a: all of §5's Ore is one step
-ORDERS = ("bubble_hq", "bubble_outpost", "bubble_sensor", "post_officer", "patrol")
 HQ_ORE = 30  # Support §5.2.1
 OUTPOST_ORE = 15
 SENSOR_ORE = 10
@@ -293,3 +292,4 @@ HANDLERS = {
     "post_officer": post_officer,
     "patrol": patrol,
 }
+ORDERS = tuple(HANDLERS)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from economy import entry, services
+from economy import entry, selectors, services
 from economy.engine.catalog import Catalog, FleetCatalog
 from economy.engine.orders import NAMES_PROMISED, SPECS, order_schemas
 from economy.engine.orders.kinds import Choice, Kind, Ref
@@ -96,3 +96,22 @@ def world() -> World:
     world = make_campaign("Order specs", n_powers=2, systems_per_power=2)
     add_fleet(world)
     return world
+
+
+def test_every_source_a_field_names_is_offered(world: World) -> None:
+    """Each reference's choices come from ``selectors.choices_for``: no source is missing."""
+    choices = selectors.choices_for(world.powers[0])
+    offered = {"groups", "hubs", "held", "systems", "statics", "other_powers", "places"}
+    offered |= {"carriers", *choices.fleet}
+    sources = {f.source for spec in SPECS.values() for f in spec.fields if f.source}
+    assert sources <= offered, sources - offered
+
+
+def test_a_type_naming_what_the_power_lacks_is_not_offered(world: World) -> None:
+    """The order chooser greys a type out when a thing it must name does not exist, with the
+    kind's own words (a type needs no line of its own for it)."""
+    why = selectors.unavailable(world.powers[0])
+    assert why["bubble_sensor"] == "you have no command bubbles: set up an HQ first"
+    assert "restock" not in why  # it has craft
+    bare = make_campaign("No fleet", n_powers=2, systems_per_power=1)
+    assert selectors.unavailable(bare.powers[0])["restock"] == "you have no craft"

@@ -321,6 +321,7 @@ class Kind:
     promised: bool = False  # may name what the power's sheet creates this round (R-10.1a)
     on_map: bool = False  # its hexes are checked against the map's bounds
     options: tuple[str, ...] = ()
+    noun: str = ""  # what it names, in the plural: "you have no <noun>" when there is none
 
     def shape(self, v: Any, field: Field, *, contract: bool = False) -> str | None:
         """The storage limits of one value (layer 1). ``None``: leave the rest to the engine.
@@ -877,20 +878,22 @@ _craft = fleet_id("craft", _craft_owner)
 _finished = fleet_id("craft", _craft_owner, promise="craft")
 _design = fleet_id("design", lambda cat: cat.fleet.design_owner, promise="design")
 
-GROUP = Ref(_group, source="groups", table="groups", fleet=True)
+GROUP = Ref(_group, source="groups", table="groups", fleet=True, noun="fleet groups")
 CREWED_GROUP = Ref(
     fleet_id("group", _group_owner, promise="carrier"),
     source="crewed",
     table="groups",
     fleet=True,
     promised=True,
+    noun="groups",
 )
-STATIC = Ref(_static, source="statics", table="statics", fleet=True)
+STATIC = Ref(_static, source="statics", table="statics", fleet=True, noun="statics")
 CARRIER = Ref(
     any_of(_group, _static, kinds="group or static"),
     source="carriers",
     table="carriers",
     fleet=True,
+    noun="groups or statics",
 )
 SUPPLIED = Ref(
     fleet_id("group or static", _group_owner, _static_owner, promise="carrier"),
@@ -898,29 +901,56 @@ SUPPLIED = Ref(
     table="carriers",
     fleet=True,
     promised=True,
+    noun="groups or statics",
 )
-HUB = Ref(_hub, source="hubs", table="places")
-HELD_SYSTEM = Ref(_held, source="held", table="systems")
+HUB = Ref(_hub, source="hubs", table="places", noun="trade hubs")
+HELD_SYSTEM = Ref(_held, source="held", table="systems", noun="systems")
 SYSTEM = Ref(any_system, source="systems", table="systems")
-PLACE = Ref(any_of(_hub, _held, kinds="hub or system"), source="places", table="places")
+PLACE = Ref(
+    any_of(_hub, _held, kinds="hub or system"),
+    source="places",
+    table="places",
+    noun="hubs or systems",
+)
 OTHER_POWER = Ref(other_power, source="other_powers", table="powers")
 ANY_POWER = Ref(any_power, source="other_powers", table="powers")
 TARGET_POWER = Ref(mission_target, source="other_powers", table="powers")
-CRAFT = Ref(_craft, source="own_craft", table="craft", fleet=True)
-FINISHED_CRAFT = Ref(_finished, source="own_craft", table="craft", fleet=True, promised=True)
-CREWED_CRAFT = Ref(_finished, source="craft", table="craft", fleet=True, promised=True)
-BUILDER = Ref(_craft, source="builders", table="craft", fleet=True)
-REPAIRER = Ref(_craft, source="repairers", table="craft", fleet=True)
-BUILDERS = Refs(_id_list(_craft), source="builders", table="craft", fleet=True)
-ORBITING = Refs(_id_list(_finished), source="orbiting", table="craft", fleet=True, promised=True)
-DESIGN = Ref(_design, source="designs", table="designs", fleet=True, promised=True)
-WORK = Ref(
-    fleet_id("build", lambda cat: cat.fleet.build_owner), source="work", table="builds", fleet=True
+CRAFT = Ref(_craft, source="own_craft", table="craft", fleet=True, noun="craft")
+FINISHED_CRAFT = Ref(
+    _finished, source="own_craft", table="craft", fleet=True, promised=True, noun="craft"
 )
-CONSUMABLE = Ref(consumable, source="kinds")
-OFFICER = Ref(command_id("officer"), source="officers", table="officers", promised=True)
-BUBBLE = Ref(command_id("bubble"), source="bubbles", table="bubbles", promised=True)
-DIPLOMAT = Ref(command_id("diplomat"), source="diplomats", table="diplomats", promised=True)
+CREWED_CRAFT = Ref(
+    _finished, source="craft", table="craft", fleet=True, promised=True, noun="craft"
+)
+BUILDER = Ref(_craft, source="builders", table="craft", fleet=True, noun="builders")
+REPAIRER = Ref(_craft, source="repairers", table="craft", fleet=True, noun="repairers")
+BUILDERS = Refs(_id_list(_craft), source="builders", table="craft", fleet=True, noun="builders")
+ORBITING = Refs(
+    _id_list(_finished),
+    source="orbiting",
+    table="craft",
+    fleet=True,
+    promised=True,
+    noun="finished craft in orbit",
+)
+DESIGN = Ref(_design, source="designs", table="designs", fleet=True, promised=True, noun="designs")
+WORK = Ref(
+    fleet_id("build", lambda cat: cat.fleet.build_owner),
+    source="work",
+    table="builds",
+    fleet=True,
+    noun="work in progress",
+)
+CONSUMABLE = Ref(consumable, source="kinds", noun="consumables")
+OFFICER = Ref(
+    command_id("officer"), source="officers", table="officers", promised=True, noun="officers"
+)
+BUBBLE = Ref(
+    command_id("bubble"), source="bubbles", table="bubbles", promised=True, noun="command bubbles"
+)
+DIPLOMAT = Ref(
+    command_id("diplomat"), source="diplomats", table="diplomats", promised=True, noun="diplomats"
+)
 
 POSITIVE = Int(positive)
 AT_LEAST_ZERO = Int(at_least_zero)
