@@ -55,7 +55,8 @@ class OrderInput(serializers.Serializer[dict[str, Any]]):
     (``economy.entry``, through the service) does the rest."""
 
     def to_internal_value(self, data: Any) -> Any:
-        if not isinstance(data, dict):
+        # a form-encoded body parses to a QueryDict, whose values are lists: not an order
+        if not isinstance(data, dict) or hasattr(data, "getlist"):
             raise ValidationError({"order": ["Expected a JSON object."]})
         return data
 

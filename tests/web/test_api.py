@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING
+from urllib.parse import urlencode
 
 import pytest
 from django.core.management import call_command
@@ -111,6 +112,18 @@ def test_p3_any_amount_is_a_clean_answer(api: ApiClient, amount: object) -> None
         assert Order.objects.count() == before
     else:
         assert isinstance(amount, int) and not isinstance(amount, bool) and amount > 0
+
+
+def test_a_form_encoded_order_is_refused_as_no_json_object(api: ApiClient) -> None:
+    """A form body parses to lists of values: it is no order, refused by name, and nothing is
+    written (a repeated ``type`` crashed the entry check, which looked the list up)."""
+    data = {"type": ["crew", "build"], "group": "p0-g0"}
+    for method in (api.post, api.put):
+        url = api.base + ("orders/" if method == api.post else "orders/0/")
+        r = method(url, urlencode(data, doseq=True), "application/x-www-form-urlencoded")
+        assert r.status_code == 400, r.content
+        assert r.json() == {"order": ["Expected a JSON object."]}
+    assert not Order.objects.exists()
 
 
 def test_extra_fields_cannot_reach_other_powers_or_rounds(api: ApiClient) -> None:
