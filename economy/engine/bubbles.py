@@ -179,6 +179,22 @@ def sensor(cmd: Desk, order: Order) -> None:
     cmd.world.books.event("sensor.placed", powers=(order.power,), bubble=bubble.id, hex=hx)
 
 
+def remove_sensor_order(cmd: Desk, order: Order) -> None:
+    """Support §5.2.2 (docs/rules.md, "Removing a sensor"): the power takes one of a post's
+    sensors away, free and with nothing back; it pays no upkeep from this round, and its place
+    under the post's rank + grade is free for a sensor placed after it in listed order."""
+    bubble = cmd.bubble(order)
+    post = cmd.post(order, bubble) if bubble else None
+    if bubble is None or post is None:
+        return
+    hx = order["hex"]
+    if hx not in post.sensors:
+        cmd.world.reject(order, f"hex: {post.name()} has no sensor at {hx}")
+        return
+    remove_sensor(cmd.world, post, hx, "removed by order")
+    post.set(sensors=tuple(s for s in post.sensors if s != hx))
+
+
 def post_officer(cmd: Desk, order: Order) -> None:
     """Support §5.2.3: an officer takes command of a post; one already commanding another post
     of the bubble moves within its own radius and the two swap. The officer replaced goes to
@@ -289,6 +305,7 @@ HANDLERS = {
     "bubble_hq": hq,
     "bubble_outpost": outpost,
     "bubble_sensor": sensor,
+    "remove_sensor": remove_sensor_order,
     "post_officer": post_officer,
     "patrol": patrol,
 }

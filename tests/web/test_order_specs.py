@@ -111,6 +111,7 @@ def test_a_type_naming_what_the_power_lacks_is_not_offered(world: World) -> None
     """The order chooser greys a type out when a thing it must name does not exist, with the
     kind's own words (a type needs no line of its own for it)."""
     why = selectors.unavailable(world.powers[0])
+    assert why["remove_sensor"] == "you have no command bubbles"
     assert why["bubble_sensor"] == "you have no command bubbles: set up an HQ first"
     assert "restock" not in why  # it has craft
     bare = make_campaign("No fleet", n_powers=2, systems_per_power=1)

@@ -177,6 +177,23 @@ SPECS = (
         ),
     ),
     OrderSpec(
+        "remove_sensor",
+        "Remove a sensor",
+        "Support 5.2.2, R-8.3",
+        "support.5.2",
+        (
+            Field("bubble", "Bubble", BUBBLE, REQUIRED),
+            Field("post", "Post (the HQ's or an outpost's hex)", HEX_, REQUIRED, "XXYY"),
+            Field("hex", "Sensor hex", HEX_, REQUIRED, "XXYY"),
+        ),
+        (
+            "Takes one of a post's sensors away: it pays no upkeep from this round, and its "
+            "place under the post's rank + grade is free for a sensor placed after it. Free; "
+            "nothing is refunded."
+        ),
+        "Removes the sensor of {bubble} at {hex}, from the post at {post}",
+    ),
+    OrderSpec(
         "post_officer",
         "Post an officer to a bubble's HQ or outpost",
         "Support 5.2, R-8.3a",
