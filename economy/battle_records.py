@@ -1,7 +1,7 @@
 """Battle records between powers (R-10.6): a battle fought on the tabletop is entered by one
 power in it; it takes effect when every other power in it confirms (GM-less), or when the
 admin confirms it; a power may decline with a reason; the entering power may amend. Only
-confirmed records are round state (``economy.snapshot.fleet2``), applied at the start of the
+confirmed records are round state (``economy.snapshot.pacts``), applied at the start of the
 next resolution; the round does not resolve early while one awaits confirmation
 (``economy.services``).
 

@@ -32,7 +32,7 @@ from economy import catalogue
 from economy.engine.orders import NAMES_FLEET, SPECS
 from economy.engine.orders.kinds import KEY_LENGTH, Field, NewId
 from economy.engine.validate import after_pacts, check_order
-from economy.snapshot.fleet2 import pact_fleet
+from economy.snapshot import pact_fleet
 from ftcamp.errors import Refused
 from powers.models import FleetGroup, Power, StarSystem, Static
 from trade.models import TradeHub

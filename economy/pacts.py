@@ -1,6 +1,6 @@
 """Loans and transfers of craft as agreements between two powers (Support 1.6.1, 1.6.2,
 R-10.5, R-10.5a): the owner proposes, the other party accepts or declines, the owner may
-withdraw a proposal. Only accepted ones are round state (``economy.snapshot.fleet2``); the
+withdraw a proposal. Only accepted ones are round state (``economy.snapshot.pacts``); the
 engine makes them take effect in Support §1.6 and ends a loan after the Support Phase of its
 last round. Each power sees only the loans and transfers it is a party to."""
 

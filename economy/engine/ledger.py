@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .events import TEXTS, text_of
+from .events import WORDS, text_of
 
 
 class Holder(Protocol):
@@ -149,10 +149,10 @@ class Books:
         public: bool = False,
         **data: Any,
     ) -> None:
-        """Record an event of ``kind`` (a key of ``events.TEXTS``) for ``powers`` (the
+        """Record an event of ``kind`` (a key of ``events.WORDS``) for ``powers`` (the
         ``None`` of a neutral party is dropped); ``data`` holds its ids and numbers."""
-        if kind not in TEXTS:
-            raise KeyError(f"unknown event kind {kind!r}: add it to events.TEXTS")
+        if kind not in WORDS:
+            raise KeyError(f"unknown event kind {kind!r}: add it to events.WORDS")
         readers = tuple(sorted({p for p in powers if p}))
         self.events.append(Event(step or self.step, kind, data, readers, public))
 

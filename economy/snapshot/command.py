@@ -20,6 +20,7 @@ from economy.engine.command_state import (
     SpecialInterest,
 )
 from economy.engine.state import Bubble, State
+from economy.snapshot.rows import by_key, sync, xy
 from powers.db import hex_code
 from powers.models import BubbleOutpost, Campaign, CommandBubble, Craft, FleetGroup, StarSystem
 from powers.models.command import CommandSettings, OutpostSensor, PostOfficer, PostPatrol
@@ -163,14 +164,11 @@ def load_posts(cid: int, bubbles: list[Bubble]) -> None:
 def save_command(campaign: Campaign, state: State, pid: dict[str, int]) -> None:
     """Write ``state.command`` and the bubbles' posts. Call after the fleet, groups and
     bubbles are saved: officers and diplomats point at craft and groups, posts at outposts."""
-    # the snapshot package's generic diffing; imported here as the package imports this module
-    from economy.snapshot import _by_key, _sync
-
     cid = campaign.pk
     command = state.command
     craft = dict(Craft.objects.filter(campaign_id=cid).values_list("key", "id"))
     groups = dict(FleetGroup.objects.filter(campaign_id=cid).values_list("key", "id"))
-    officers = _sync(
+    officers = sync(
         OfficerRow,
         campaign,
         {
@@ -187,9 +185,9 @@ def save_command(campaign: Campaign, state: State, pid: dict[str, int]) -> None:
             }
             for o in command.officers
         },
-        _by_key(OfficerRow.objects.filter(campaign_id=cid)),
+        by_key(OfficerRow.objects.filter(campaign_id=cid)),
     )
-    _sync(
+    sync(
         DiplomatRow,
         campaign,
         {
@@ -201,11 +199,11 @@ def save_command(campaign: Campaign, state: State, pid: dict[str, int]) -> None:
             }
             for d in command.diplomats
         },
-        _by_key(DiplomatRow.objects.filter(campaign_id=cid)),
+        by_key(DiplomatRow.objects.filter(campaign_id=cid)),
     )
     systems = dict(StarSystem.objects.filter(campaign_id=cid).values_list("key", "id"))
     dumped = {m["id"]: m for m in dump_command(command)["missions"]}
-    _sync(
+    sync(
         MissionRow,
         campaign,
         {
@@ -222,10 +220,10 @@ def save_command(campaign: Campaign, state: State, pid: dict[str, int]) -> None:
             }
             for m in command.missions
         },
-        _by_key(MissionRow.objects.filter(campaign_id=cid)),
+        by_key(MissionRow.objects.filter(campaign_id=cid)),
     )
     si = command.special_interest
-    col, row = (int(si.hex[:2]), int(si.hex[2:])) if si else (None, None)
+    col, row = xy(si.hex) if si else (None, None)
     CommandSettings.objects.update_or_create(
         campaign=campaign,
         defaults={
@@ -268,7 +266,7 @@ def _save_posts(cid: int, state: State, officers: dict[str, int], groups: dict[s
         for g in patrols
     )
     OutpostSensor.objects.bulk_create(
-        OutpostSensor(outpost_id=outpost, col=int(s[:2]), row=int(s[2:]))
+        OutpostSensor(outpost_id=outpost, col=xy(s)[0], row=xy(s)[1])
         for _, _, outpost, _, _, sensors in posts
         if outpost is not None
         for s in sensors

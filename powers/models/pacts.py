@@ -1,5 +1,5 @@
 """Battle records, loans and transfers between powers (R-10.5, R-10.5a, R-10.6, Support 1.6):
-agreements about craft. Only the settled ones are round state (``economy.snapshot.fleet2``):
+agreements about craft. Only the settled ones are round state (``economy.snapshot.pacts``):
 confirmed battle records not yet applied, accepted loans and transfers; proposals, declines and
 what has been applied, ended or made are history."""
 

@@ -1,5 +1,6 @@
-"""Events with structure (issue 12): the engine gives each event a kind and its ids and numbers;
-the shell words it with names. Every kind has a line on each side."""
+"""Events with structure (issue 12): the engine gives each event a kind and its ids and numbers,
+and words each kind once (issue 28, ``tests/engine/test_event_words.py``); the shell fills that
+wording with names."""
 
 from __future__ import annotations
 
@@ -9,14 +10,10 @@ from pathlib import Path
 import pytest
 
 from economy.engine.case import load_case, run_case
-from economy.engine.events import TEXTS
-from economy.events import WORDS, Names, describe
+from economy.engine.events import WORDS, text_of
+from economy.events import Names, describe
 
 CASES = sorted((Path(__file__).resolve().parents[1] / "cases").glob("*.json"))
-
-
-def test_every_kind_has_words_and_a_text() -> None:
-    assert set(WORDS) == set(TEXTS)
 
 
 def test_ids_become_names() -> None:
@@ -27,8 +24,11 @@ def test_ids_become_names() -> None:
         "text": "av loyalty 22 -> 23 (maintain orbit)",
     }
     assert describe(event, names) == "Avalon (0101) loyalty 22 → 23 (maintain orbit)"
-    claimed = {"kind": "loyalty.claimed", "data": {"system": "av", "power": "nac", "after": 1}}
+    data = {"system": "av", "power": "nac", "after": 1}
+    claimed = {"kind": "loyalty.claimed", "data": data}
     assert describe(claimed, names) == "New Anglian Confederation claims Avalon (0101): loyalty 1"
+    # the same wording is the contract's text, with the ids as they are
+    assert text_of("loyalty.claimed", data) == "nac claims av: loyalty 1"
 
 
 def test_a_record_without_kinds_keeps_its_text() -> None:
@@ -44,7 +44,7 @@ def test_every_event_of_every_case_reads_with_names(path: Path) -> None:
     names = Names.of_state(state, powers)
     for event in result.events:
         data = event.as_json()
-        assert data["kind"] in TEXTS and data["text"] == event.text
+        assert data["kind"] in WORDS and data["text"] == event.text
         words = describe(data, names)
         assert words and "{" not in words
         template = WORDS[event.kind]

@@ -17,7 +17,7 @@ from django.utils import timezone
 from economy import catalogue
 from economy.models import Round, RoundStatus
 from economy.rounds import RoundNotOpen, lock_open_round
-from economy.snapshot.fleet2 import _any_pact
+from economy.snapshot.pacts import _any_pact
 from powers.access import access_power_for_user, power_of_user_in_campaign
 from powers.db import Param, Prepared
 from powers.models import BattleRecord, Craft, Power

@@ -1,7 +1,8 @@
-"""Fleets II in the snapshot (issue 15): confirmed battle records not yet applied, accepted
-loans and accepted transfers are the engine's ``battles`` / ``loans`` / ``transfers``
-(R-10.5, R-10.5a, R-10.6, Support 1.6). Proposals, declines and history stay in the database
-only. Loaded in five queries, whatever the campaign's size."""
+"""The pacts and battle records in the snapshot (issue 15), loaded and saved: confirmed battle
+records not yet applied, accepted loans and accepted transfers are the engine's ``battles`` /
+``loans`` / ``transfers`` (R-10.5, R-10.5a, R-10.6, Support 1.6). Proposals, declines and
+history stay in the database only. Loaded in five queries, whatever the campaign's size; what
+the entry check needs of them (``pact_fleet``) in one where there are none."""
 
 from __future__ import annotations
 
