@@ -10,17 +10,74 @@ from django.db import models
 from economy.engine.command_state import MAX_GRADE, MISSION_KINDS
 from powers.db import CampaignScoped, hex_code, key_validator, scoped_unique_id
 
-from . import (
-    COORD,
-    BubbleOutpost,
-    Campaign,
-    CommandBubble,
-    Craft,
-    FleetGroup,
-    Power,
-    StarSystem,
-    coord_checks,
-)
+from .base import COORD, coord_checks
+from .campaign import Campaign, Power
+from .fleet import Craft, FleetGroup
+from .world import StarSystem
+
+
+class CommandBubble(CampaignScoped):
+    """A command bubble (Support §5.2): secret, never shown to other powers (R-8.3)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="bubbles")
+    key = models.CharField(max_length=64, validators=[key_validator])
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="bubbles")
+    hq_col = models.PositiveSmallIntegerField("HQ column", validators=COORD)
+    hq_row = models.PositiveSmallIntegerField("HQ row", validators=COORD)
+    radius = models.PositiveSmallIntegerField(default=1, validators=[MaxValueValidator(10)])
+
+    class Meta:
+        verbose_name = "command bubble"
+        ordering = ["campaign", "key"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "key"],
+                name="commandbubble_unique_key",
+                violation_error_message="A bubble with this key already exists in the campaign.",
+            ),
+            *coord_checks("commandbubble", "hq_col", "hq_row"),
+        ]
+
+    @property
+    def hq(self) -> str:
+        return hex_code(self.hq_col, self.hq_row)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+class BubbleOutpost(models.Model):
+    bubble = models.ForeignKey(CommandBubble, on_delete=models.CASCADE, related_name="outposts")
+    col = models.PositiveSmallIntegerField(validators=COORD)
+    row = models.PositiveSmallIntegerField(validators=COORD)
+    radius = models.PositiveSmallIntegerField(default=1, validators=[MaxValueValidator(10)])
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bubble", "col", "row"], name="outpost_unique_hex"),
+            *coord_checks("outpost"),
+        ]
+
+    def __str__(self) -> str:
+        return hex_code(self.col, self.row)
+
+
+class BubbleSensor(models.Model):
+    bubble = models.ForeignKey(CommandBubble, on_delete=models.CASCADE, related_name="sensors")
+    col = models.PositiveSmallIntegerField(validators=COORD)
+    row = models.PositiveSmallIntegerField(validators=COORD)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bubble", "col", "row"], name="sensor_unique_hex"),
+            *coord_checks("sensor"),
+        ]
+
+    def __str__(self) -> str:
+        return hex_code(self.col, self.row)
+
+
+# --- fleets: the consumables catalogue, designs, craft and work in progress (R-10, issue 14) ---
 
 
 def _unique_key(name: str) -> models.UniqueConstraint:

@@ -10,7 +10,9 @@ from django.db import models
 from django.db.models import Q
 
 from powers.db import CampaignScoped, hex_code, key_validator, scoped_unique_id
-from powers.models import COORD, Campaign, Power, coord_checks
+
+from .base import COORD, coord_checks
+from .campaign import Campaign, Power
 
 
 class BattleRecord(CampaignScoped):
