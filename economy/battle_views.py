@@ -5,21 +5,18 @@ rest of the site). Only records the power is in ever reach it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import replace
-from functools import wraps
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
 
 from economy import battle_records, selectors
 from economy.events import Names
 from economy.rounds import RoundNotOpen
 from ftcamp.errors import Missing, Refused
-from ftcamp.http import HtmxHttpRequest
+from ftcamp.pagewrites import page_write, section
 from powers.access import actor, player_view
 from powers.models import Power
 
@@ -67,34 +64,22 @@ def battles(request: HttpRequest, power: Power) -> HttpResponse:
     return render(request, "economy/battles.html", _context(power))
 
 
-def battle_write(view: Callable[[HttpRequest, Power], None]) -> Callable[..., HttpResponse]:
-    """A POST through the battle records service: the section again with the errors naming the
-    field when it is refused (nothing written), 404 for a record the power is not in."""
+def _section(request: HttpRequest, power: Power, errors: list[str]) -> dict[str, Any]:
+    form: dict[str, Any] = {}
+    if errors:  # what was typed and ticked, kept (issue 17)
+        form = {k: request.POST.get(k, "") for k in ("hex", "craft")}
+        form["powers"] = _powers(request)
+    return _context(power, errors, form=form)
 
-    @require_POST
-    @player_view
-    @wraps(view)
-    def wrapper(request: HtmxHttpRequest, power: Power) -> HttpResponse:
-        errors: list[str] = []
-        status = 200
-        try:
-            view(request, power)
-        except Missing:
-            raise Http404("No such battle record.") from None
-        except (Refused, RoundNotOpen) as exc:
-            errors, status = exc.errors, exc.status
-        form: dict[str, Any] = {}
-        if errors:  # what was typed and ticked, kept (issue 17)
-            form = {k: request.POST.get(k, "") for k in ("hex", "craft")}
-            form["powers"] = _powers(request)
-        context = _context(power, errors, form=form)
-        if request.htmx:  # htmx swaps 2xx only: the errors are part of the fragment
-            return render(request, "economy/_battles.html", context)
-        if errors:
-            return render(request, "economy/battles.html", context, status=status)
-        return redirect(reverse("battles", args=[power.campaign_id, power.key]))
 
-    return wrapper
+# A POST through the battle records service: the section again with the errors naming the
+# field when it is refused (nothing written), 404 for a record the power is not in.
+battle_write = page_write(
+    section("economy/battles.html", "economy/_battles.html", "battles", _section),
+    shown=(Refused, RoundNotOpen),
+    missing=(Missing,),
+    missing_text="No such battle record.",
+)
 
 
 def _powers(request: HttpRequest) -> list[str]:

@@ -20,6 +20,8 @@ from economy.engine.state import CAPACITIES, CRAFT_CLASSES, MOBILITIES, DesignSy
 from economy.orderforms import design_payload, system_rows
 from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain_all
+from ftcamp.errors import DomainError
+from ftcamp.pagewrites import page_write, posted_round
 from powers.access import actor, player_view
 from powers.models import Power
 
@@ -82,33 +84,35 @@ def fleet(request: HttpRequest, power: Power) -> HttpResponse:
     return _page(request, power, _design_form(power))
 
 
-@require_POST
-@player_view
-def register_design(request: HttpRequest, power: Power) -> HttpResponse:
+def _registered(request: HttpRequest, power: Power, outcome: str | DomainError) -> HttpResponse:
+    """Back to the Fleet page saying the design is on the orders; refused (nothing written),
+    the page again with what was typed kept and why."""
+    if isinstance(outcome, RoundNotOpen):  # over (409, as on the sheet): typed values kept
+        form = _design_form(power, request.POST, [f"order: {outcome}"])
+        return _page(request, power, form, status=outcome.status)
+    if isinstance(outcome, DomainError):
+        return _page(request, power, _design_form(power, request.POST, outcome.errors), status=400)
+    messages.success(request, outcome)
+    return redirect(reverse("fleet", args=[power.campaign_id, power.key]))
+
+
+@page_write(_registered, shown=(RoundNotOpen, services.OrderInvalid))
+def register_design(request: HttpRequest, power: Power) -> str:
     """Adds a ``register_design`` order to the sheet; refused (nothing written) with what was
     typed kept when the entry check or a rule says no."""
     payload = design_payload(request.POST)
-    value = request.POST.get("round", "")
-    try:
-        services.add_order(
-            power=power,
-            payload=payload,
-            actor=actor(request),
-            strict=True,
-            round_number=int(value) if value.isdigit() and len(value) < 10 else None,
-        )
-    except RoundNotOpen as exc:  # over (409, as on the sheet): typed values kept for the next
-        form = _design_form(power, request.POST, [f"order: {exc}"])
-        return _page(request, power, form, status=exc.status)
-    except services.OrderInvalid as exc:
-        return _page(request, power, _design_form(power, request.POST, exc.errors), status=400)
-    name = payload.get("name") or payload.get("id")
-    messages.success(
-        request,
-        f"Design {name} is on your orders: it is registered when the round resolves, and you "
-        "can order builds of it in the same round.",
+    services.add_order(
+        power=power,
+        payload=payload,
+        actor=actor(request),
+        strict=True,
+        round_number=posted_round(request),
     )
-    return redirect(reverse("fleet", args=[power.campaign_id, power.key]))
+    name = payload.get("name") or payload.get("id")
+    return (
+        f"Design {name} is on your orders: it is registered when the round resolves, and you "
+        "can order builds of it in the same round."
+    )
 
 
 @require_POST

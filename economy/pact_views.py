@@ -4,42 +4,38 @@ decline or withdraw (plain forms that return to the Fleet page, its errors shown
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from functools import wraps
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from economy import pacts
 from economy.rounds import RoundNotOpen
-from ftcamp.errors import Missing, Refused
-from powers.access import actor, player_view
+from ftcamp.errors import DomainError, Missing, Refused
+from ftcamp.pagewrites import page_write
+from powers.access import actor
 from powers.models import Power
 
 
-def pact_write(view: Callable[[HttpRequest, Power], str]) -> Callable[..., HttpResponse]:
-    """A POST through the pacts service, then back to the Fleet page with what happened, or
-    the refusal naming the field (nothing written); 404 for one the power is not a party to."""
+def _back_to_fleet(request: HttpRequest, power: Power, outcome: str | DomainError) -> HttpResponse:
+    """Back to the Fleet page with what happened, or the refusal naming the field."""
+    if isinstance(outcome, DomainError):
+        for error in outcome.errors:
+            messages.error(request, error)
+    else:
+        messages.success(request, outcome)
+    return redirect(reverse("fleet", args=[power.campaign_id, power.key]) + "#pacts")
 
-    @require_POST
-    @player_view
-    @wraps(view)
-    def wrapper(request: HttpRequest, power: Power) -> HttpResponse:
-        try:
-            done = view(request, power)
-        except Missing:
-            raise Http404("No such loan or transfer.") from None
-        except (Refused, RoundNotOpen) as exc:
-            for error in exc.errors:
-                messages.error(request, error)
-        else:
-            messages.success(request, done)
-        return redirect(reverse("fleet", args=[power.campaign_id, power.key]) + "#pacts")
 
-    return wrapper
+# A POST through the pacts service (nothing written when refused); 404 for a loan or transfer
+# the power is not a party to.
+pact_write = page_write(
+    _back_to_fleet,
+    shown=(Refused, RoundNotOpen),
+    missing=(Missing,),
+    missing_text="No such loan or transfer.",
+)
 
 
 def _ids(text: str) -> list[str]:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Callable
-from functools import wraps
 from typing import Any, TypedDict
 
 from django.contrib import messages
@@ -25,24 +23,19 @@ from economy.engine.state import GROUP_ORDERS, GROUP_STATUSES
 from economy.entry import player_order
 from economy.events import ORDERS, STATUSES
 from economy.guide import anchor, step_of
-from economy.models import Round, RoundStatus
+from economy.models import Order, Round, RoundStatus
 from economy.orderforms import enum_word, form_values, payload_from, summary
 from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain, plain_all
-from ftcamp.http import HtmxHttpRequest
+from ftcamp.errors import DomainError
+from ftcamp.http import HtmxHttpRequest, reload_with
+from ftcamp.pagewrites import page_write, posted_round
 from powers.access import actor, my_power, player_view
 from powers.models import Campaign, FleetGroup, Power
 
 
 def _sheet_url(power: Power) -> str:
     return reverse("orders", args=[power.campaign_id, power.key])
-
-
-def _posted_round(request: HttpRequest) -> int | None:
-    """The round the page was showing when it posted (every sheet form carries it), so a
-    write for a round that is over is refused rather than applied to the next one."""
-    value = request.POST.get("round", "")
-    return int(value) if value.isdigit() and len(value) < 10 else None
 
 
 class FormField(TypedDict):
@@ -142,10 +135,7 @@ def _closed(request: HtmxHttpRequest, power: Power, exc: RoundNotOpen) -> HttpRe
     """A write the round no longer takes (being resolved, or over: issue 10): refused with
     409, and the sheet reloads as it is now, with the reason."""
     if request.htmx:
-        messages.error(request, str(exc))
-        response = HttpResponse(status=exc.status)
-        response["HX-Refresh"] = "true"
-        return response
+        return reload_with(request, str(exc), exc.status)
     return render(
         request,
         "economy/orders.html",
@@ -205,45 +195,49 @@ def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
     )
 
 
-@require_POST
-@player_view
-def add_order(request: HtmxHttpRequest, power: Power) -> HttpResponse:
+def _position(request: HttpRequest) -> int | None:
+    """The place on the sheet of the order being edited, if the form names one."""
+    value = request.POST.get("position", "")
+    return int(value) if value.isdigit() and len(value) < 10 else None
+
+
+def _added(request: HtmxHttpRequest, power: Power, outcome: Order | DomainError) -> HttpResponse:
+    """The answer of ``add_order``: the sheet with the form afresh, or with what was typed kept
+    when the order was refused (400: nothing written) or saved with errors."""
+    if isinstance(outcome, RoundNotOpen):
+        return _closed(request, power, outcome)
     kind = request.POST.get("type", "")
-    payload = payload_from(kind, request.POST)
-    position = request.POST.get("position", "")
-    rnd = _posted_round(request)
-    try:
-        if position.isdigit() and len(position) < 10:
-            order = services.update_order(
-                power=power,
-                position=int(position),
-                payload=payload,
-                actor=actor(request),
-                round_number=rnd,
-            )
-        else:
-            order = services.add_order(
-                power=power, payload=payload, actor=actor(request), round_number=rnd
-            )
-    except RoundNotOpen as exc:
-        return _closed(request, power, exc)
-    except services.OrderInvalid as exc:
+    if isinstance(outcome, DomainError):
         # Refused (nothing written): the form again with what was typed and why.
-        form = _form_context(power, kind, request.POST.dict(), exc.errors)
-        if position.isdigit() and len(position) < 10:
-            form["position"] = int(position)
+        form = _form_context(power, kind, request.POST.dict(), outcome.errors)
+        position = _position(request)
+        if position is not None:
+            form["position"] = position
         template = "economy/_sheet.html" if request.htmx else "economy/orders.html"
         return render(request, template, _sheet_context(power, form=form), status=400)
-    errors = order.error.split("; ") if order.error else []
+    errors = outcome.error.split("; ") if outcome.error else []
     # Keep what was typed when the order has errors; start afresh when it is clean.
     form = _form_context(power, kind, request.POST.dict() if errors else {}, errors)
     if errors:
         form["saved_with_errors"] = True
-        form["position"] = order.position
+        form["position"] = outcome.position
     if request.htmx:
         response = render(request, "economy/_sheet.html", _sheet_context(power, form=form))
         return trigger_client_event(response, "sheet-changed")
     return redirect(_sheet_url(power))
+
+
+@page_write(_added, shown=(RoundNotOpen, services.OrderInvalid))
+def add_order(request: HttpRequest, power: Power) -> Order:
+    """An order added to the sheet, or put in place of the one at ``position``."""
+    payload = payload_from(request.POST.get("type", ""), request.POST)
+    position = _position(request)
+    rnd = posted_round(request)
+    if position is not None:
+        return services.update_order(
+            power=power, position=position, payload=payload, actor=actor(request), round_number=rnd
+        )
+    return services.add_order(power=power, payload=payload, actor=actor(request), round_number=rnd)
 
 
 @require_GET
@@ -260,34 +254,31 @@ def edit_order(request: HtmxHttpRequest, power: Power, position: int) -> HttpRes
     return render(request, template, _sheet_context(power, form=form))
 
 
-def sheet_write(view: Callable[..., int | None]) -> Callable[..., HttpResponse]:
-    """A POST that changes the power's sheet through a service: the access gate first, then
-    409 if the round is closed, 404 for a missing order, else the refreshed sheet."""
+def _written(
+    request: HtmxHttpRequest, power: Power, outcome: int | DomainError | None
+) -> HttpResponse:
+    """The answer of a write on the sheet: 409 if the round is closed, the refusal as a message
+    on the sheet, else the refreshed sheet (``_after_write``)."""
+    if isinstance(outcome, RoundNotOpen):
+        return _closed(request, power, outcome)
+    if isinstance(outcome, DomainError):
+        text = "; ".join(plain_all(outcome.errors))
+        if request.htmx:
+            return reload_with(request, text, outcome.status)
+        messages.error(request, text)
+        return redirect(_sheet_url(power))
+    return _after_write(request, power, outcome)
 
-    @require_POST
-    @player_view
-    @wraps(view)
-    def wrapper(request: HtmxHttpRequest, power: Power, **kwargs: Any) -> HttpResponse:
-        try:
-            resolved = view(request, power, **kwargs)
-        except RoundNotOpen as exc:
-            return _closed(request, power, exc)
-        except services.OrderInvalid as exc:
-            messages.error(request, "; ".join(plain_all(exc.errors)))
-            if request.htmx:
-                response = HttpResponse(status=exc.status)
-                response["HX-Refresh"] = "true"
-                return response
-            return redirect(_sheet_url(power))
-        return _after_write(request, power, resolved)
 
-    return wrapper
+# A POST that changes the power's sheet through a service; a missing order is a 404 (the
+# middleware's answer to ``OrderNotFound``).
+sheet_write = page_write(_written, shown=(RoundNotOpen, services.OrderInvalid))
 
 
 @sheet_write
 def remove_order(request: HttpRequest, power: Power, position: int) -> None:
     services.remove_order(
-        power=power, position=position, actor=actor(request), round_number=_posted_round(request)
+        power=power, position=position, actor=actor(request), round_number=posted_round(request)
     )
 
 
@@ -301,7 +292,7 @@ def move_order(request: HttpRequest, power: Power, position: int) -> None:
         position=position,
         to=int(to),
         actor=actor(request),
-        round_number=_posted_round(request),
+        round_number=posted_round(request),
     )
 
 
@@ -310,7 +301,7 @@ def declare(request: HttpRequest, power: Power, group_key: str) -> None:
     """A fleet group's declaration for the round (R-2), kept as one declare_group order."""
     payload = payload_from("declare_group", {**request.POST.dict(), "group": group_key})
     services.set_declaration(
-        power=power, payload=payload, actor=actor(request), round_number=_posted_round(request)
+        power=power, payload=payload, actor=actor(request), round_number=posted_round(request)
     )
 
 
@@ -318,7 +309,7 @@ def declare(request: HttpRequest, power: Power, group_key: str) -> None:
 def submit(request: HttpRequest, power: Power) -> int | None:
     """Submit (or withdraw) the sheet. The number of the round, when this submission was the
     last one and the round is already resolved (in-process tasks, or a quick worker)."""
-    number = _posted_round(request)
+    number = posted_round(request)
     if request.POST.get("action") == "withdraw":
         services.withdraw_sheet(power=power, actor=actor(request), round_number=number)
         return None

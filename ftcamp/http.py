@@ -96,8 +96,14 @@ class RefusalMiddleware:
             return None
         text = "; ".join(plain_all(exc.errors))
         if getattr(request, "htmx", False):
-            messages.error(request, text)
-            response = HttpResponse(status=exc.status)
-            response["HX-Refresh"] = "true"
-            return response
+            return reload_with(request, text, exc.status)
         return render(request, "refused.html", {"message": text}, status=exc.status)
+
+
+def reload_with(request: HttpRequest, text: str, status: int) -> HttpResponse:
+    """An htmx write refused: the message is kept for the page, which htmx reloads (it swaps
+    2xx answers only, so the reloaded page is where the player reads why)."""
+    messages.error(request, text)
+    response = HttpResponse(status=status)
+    response["HX-Refresh"] = "true"
+    return response

@@ -5,19 +5,17 @@ htmx a write returns the refreshed section; without it, a redirect (or the page 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.shortcuts import render
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from economy.engine.un import next_report_round
 from economy.rounds import RoundNotOpen
 from economy.texts import plain_all
-from ftcamp.http import HtmxHttpRequest
+from ftcamp.pagewrites import page_write, section
 from powers.access import actor, my_power, player_view
 from powers.models import Campaign, Power
 from trade import selectors, services
@@ -167,35 +165,21 @@ SECTIONS: dict[str, tuple[str, str, str, Callable[..., dict[str, Any]]]] = {
 }
 
 
-def trade_write(section: str) -> Callable[[Callable[..., None]], Callable[..., HttpResponse]]:
+def trade_write(name: str) -> Callable[[Callable[..., None]], Callable[..., HttpResponse]]:
     """A POST through a trade service: the access gate, then 409 once the round is being
     resolved, 403 for a non-member on the committee (reliability R9), 404 for an object the
     power may not see, the section with the errors when the rules refuse."""
-    page, fragment, url_name, context = SECTIONS[section]
+    page, fragment, url_name, context = SECTIONS[name]
 
-    def decorate(view: Callable[..., None]) -> Callable[..., HttpResponse]:
-        @require_POST
-        @player_view
-        @wraps(view)
-        def wrapper(request: HtmxHttpRequest, power: Power) -> HttpResponse:
-            errors: list[str] = []
-            status = 200
-            try:
-                view(request, power)
-            except (RoundNotOpen, services.TradeError) as exc:  # shown in the section
-                errors, status = plain_all(exc.errors, LABELS), exc.status
-            except (Agreement.DoesNotExist, Motion.DoesNotExist):
-                raise Http404("No such agreement or motion.") from None
-            if request.htmx:
-                # htmx swaps 2xx only: the errors are part of the fragment it shows.
-                return render(request, fragment, context(power, errors=errors))
-            if errors:
-                return render(request, page, context(power, errors=errors), status=status)
-            return redirect(reverse(url_name, args=[power.campaign_id, power.key]))
+    def in_words(request: HttpRequest, power: Power, errors: list[str]) -> dict[str, Any]:
+        return context(power, errors=plain_all(errors, LABELS))
 
-        return wrapper
-
-    return decorate
+    return page_write(
+        section(page, fragment, url_name, in_words),
+        shown=(RoundNotOpen, services.TradeError),
+        missing=(Agreement.DoesNotExist, Motion.DoesNotExist),
+        missing_text="No such agreement or motion.",
+    )
 
 
 @require_GET
