@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from powers.access import actor, player_power, power_of_user_in_campaign
 from powers.models import Campaign, Power
 from trade import selectors, services
+from trade.inputs import motion_fields
 from trade.models import HubLink, HubNode, Motion, PowerTax, RateHistory, Shipment, TradeHub, Vote
 
 
@@ -429,8 +430,6 @@ class Motions(APIView):
         responses={201: MotionSerializer, 400: OpenApiTypes.OBJECT, 403: OpenApiTypes.OBJECT},
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        from trade.views import motion_fields
-
         power = player_power(request, campaign_id)
         data = MotionInput(data=request.data)
         data.is_valid(raise_exception=True)

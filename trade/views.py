@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
@@ -20,6 +20,7 @@ from powers.access import actor, my_power, player_view
 from powers.models import Campaign, Power
 from trade import selectors, services
 from trade.chart import chart_points, market_chart
+from trade.inputs import motion_fields, terms_from
 from trade.models import Agreement, Motion, Vote
 
 # How the pages name the fields of trade forms in messages (never by their keys: issue 10).
@@ -44,33 +45,6 @@ LABELS = {
     "motion": "Motion",
     "choice": "Vote",
 }
-
-
-def _int(value: str | None, field: str) -> int:
-    try:
-        return int(value or "0")
-    except ValueError:
-        shown = repr(value[:20]) if value else "nothing"
-        raise services.TradeError([f"{field}: expected a whole number, got {shown}"]) from None
-
-
-def terms_from(data: QueryDict | dict[str, Any], side: str) -> services.Terms:
-    """Terms from a form or API body written from the acting party's side: what it sends and
-    what it receives. ``side`` is ``a`` (proposer) or ``b`` (partner)."""
-    send = (str(data.get("send_resource") or ""), _int(data.get("send_amount"), "send_amount"))
-    receive = (
-        str(data.get("receive_resource") or ""),
-        _int(data.get("receive_amount"), "receive_amount"),
-    )
-    a, b = (send, receive) if side == "a" else (receive, send)
-    return services.Terms(
-        deposit=str(data.get("deposit") or ""),
-        delivery=_int(data.get("delivery"), "delivery"),
-        a_resource=a[0],
-        a_amount=a[1],
-        b_resource=b[0],
-        b_amount=b[1],
-    )
 
 
 # --- the market (public) --------------------------------------------------------------------
@@ -239,19 +213,6 @@ def agreement_act(request: HttpRequest, power: Power) -> None:
 def un_committee(request: HttpRequest, power: Power) -> HttpResponse:
     """Draft motions, see the live suggested rates, vote (R-6.3, R-6.4)."""
     return render(request, "trade/un.html", _committee_context(power))
-
-
-def motion_fields(data: QueryDict | dict[str, Any]) -> dict[str, Any]:
-    """A motion's fields from a form or API body, only those its kind uses (R-6.4)."""
-    kind = data.get("kind") or ""
-    fields: dict[str, Any] = {"kind": kind}
-    if kind in ("rate", "tax", "lift_tax"):
-        fields["edge"] = data.get("edge") or ""
-    if kind in ("tax", "lift_tax", "ban", "unban") and data.get("power"):
-        fields["power"] = data.get("power")
-    if kind in ("rate", "tax"):
-        fields[kind] = str(data.get("value") or "")
-    return fields
 
 
 @trade_write("un")
