@@ -26,8 +26,8 @@ from campaigns import invitations, services
 from campaigns.checklist import missing, not_started, setup_checklist
 from campaigns.sector_import import SectorImportError, import_into
 from economy.models import Round
-from powers.admin import campaign_choices
 from powers.models import Campaign, Consumable, GroupLimit, Invitation, Membership, Power
+from powers.scoped_choices import campaign_choices
 from trade.models import MarketEdge, PowerTax
 from trade.routes import SectorFile, SectorFormatError, parse_sector
 

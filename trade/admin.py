@@ -8,7 +8,7 @@ from django.forms import ModelChoiceField
 from django.http import HttpRequest
 from django_stubs_ext import WithAnnotations
 
-from powers.admin import ScopedChoices
+from powers.scoped_choices import ScopedChoices
 from trade.models import (
     Agreement,
     AgreementEvent,
