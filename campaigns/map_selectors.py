@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, OuterRef, Q, Subquery
 
-from economy.battle_records import battle_hexes
-from economy.command_pages import special_interest
+from command.pages import special_interest
 from economy.engine.hexgrid import Hex
 from economy.engine.rules import map_bounds
 from economy.events import hub_name
-from economy.fleet_selectors import shown
+from fleet.selectors import battle_hexes, shown
 from powers.db import hex_code
 from powers.maps import (
     HEX_TYPE_LABELS,

@@ -10,8 +10,10 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from economy import battle_records, mission_outcomes, services
+from command import services as mission_outcomes
+from economy import services
 from economy.models import AuditEvent, Round, RoundStatus
+from fleet import battles
 from ftcamp.errors import DomainError
 from powers.models import BattleCraft, BattleParty, BattleRecord
 from powers.models.command import Mission
@@ -133,7 +135,7 @@ class BattleRecordAdmin(admin.ModelAdmin[BattleRecord]):
         who = f"admin:{request.user.get_username()}"
         for record in queryset.filter(status=BattleRecord.Status.PROPOSED):
             try:
-                battle_records.admin_confirm(record=record, actor=who)
+                battles.admin_confirm(record=record, actor=who)
             except DomainError as exc:
                 self.message_user(request, f"{record.key}: {exc}", messages.ERROR)
             else:

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from economy.command_selectors import command_choices
+from command.selectors import command_choices
 from economy.engine.codec import dump_state
 from economy.engine.focus import focus, ids_of, named
 from economy.engine.loyalty import abandoned
@@ -19,11 +19,11 @@ from economy.engine.orders import SPECS
 from economy.engine.resolve import resolve, round_rng
 from economy.engine.state import State
 from economy.events import Names, describe, hub_name, in_words, resource_word
-from economy.fleet_selectors import fleet_choices, sheet_payloads, shown
 from economy.guide import step_of
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
 from economy.snapshot import export_state, load_state, round_state
 from economy.texts import plain
+from fleet.selectors import fleet_choices, sheet_payloads, shown
 from powers.models import Build, Campaign, Craft, Design, FleetGroup, Power, StarSystem, Static
 from trade.models import TradeHub
 

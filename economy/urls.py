@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from economy import battle_views, command_views, fleet_views, pact_views, views
+from economy import views
 
 
 class LedgerFormat:
@@ -28,15 +28,6 @@ urlpatterns = [
     path(P + "orders/<int:position>/remove/", views.remove_order, name="order-remove"),
     path(P + "orders/<int:position>/move/", views.move_order, name="order-move"),
     path(P + "declare/<str:group_key>/", views.declare, name="declare"),
-    path(P + "fleet/", fleet_views.fleet, name="fleet"),
-    path(P + "battles/", battle_views.battles, name="battles"),
-    path(P + "command/", command_views.command, name="command"),
-    path(P + "pacts/propose/", pact_views.pact_propose, name="pact-propose"),
-    path(P + "pacts/act/", pact_views.pact_act, name="pact-act"),
-    path(P + "battles/enter/", battle_views.battle_enter, name="battle-enter"),
-    path(P + "battles/act/", battle_views.battle_act, name="battle-act"),
-    path(P + "fleet/design/", fleet_views.register_design, name="fleet-design"),
-    path(P + "fleet/design/check/", fleet_views.check_design, name="fleet-design-check"),
     path(P + "submit/", views.submit, name="sheet-submit"),
     path(P + "projection/", views.projection, name="projection"),
     path(P + "rounds/<int:number>/", views.report, name="report"),

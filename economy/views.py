@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from economy import entry, fleet_selectors, guide, selectors, services
+from economy import entry, guide, selectors, services
 from economy.engine.orders import SPECS
 from economy.engine.orders.kinds import Field
 from economy.engine.state import GROUP_ORDERS, GROUP_STATUSES
@@ -27,6 +27,7 @@ from economy.models import Order, Round, RoundStatus
 from economy.orderforms import enum_word, form_values, payload_from, summary
 from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain, plain_all
+from fleet import costs as fleet_costs
 from ftcamp.errors import DomainError
 from ftcamp.http import HtmxHttpRequest, reload_with
 from ftcamp.pagewrites import page_write, posted_round
@@ -190,7 +191,7 @@ def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
         "economy/_order_errors.html",
         {
             "errors": plain_all(errors, labels_for(kind)),
-            "cost": fleet_selectors.order_cost(power=power, payload=payload),
+            "cost": fleet_costs.order_cost(power=power, payload=payload),
         },
     )
 

@@ -3,8 +3,9 @@
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from command import api as command_api
 from economy import api as economy_api
-from economy import battle_api, command_api, pact_api
+from fleet import battle_api, pact_api
 from powers import api as powers_api
 from trade import api as trade_api
 

@@ -46,6 +46,8 @@ INSTALLED_APPS = [
     "axes",
     "powers",
     "economy",
+    "fleet",
+    "command",
     "trade",
     "campaigns",
     "notices",

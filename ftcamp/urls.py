@@ -22,6 +22,8 @@ urlpatterns = [
     path("", include("notices.urls")),
     path("", include("powers.urls")),
     path("", include("economy.urls")),
+    path("", include("fleet.urls")),
+    path("", include("command.urls")),
     path("", include("trade.route_urls")),
     path("", include("campaigns.map_urls")),
     path("", include("trade.urls")),

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from economy import battle_records, services
+from economy import services
 from economy.models import Round
+from fleet import battles
 from ftcamp.errors import Refused
 from notices import announce
 from notices.models import Notice
@@ -160,10 +161,10 @@ def test_each_amendment_asks_the_other_powers_again(
 
 def test_the_admin_confirms_a_record_awaiting_others(world: World) -> None:
     key = propose(world)
-    record = battle_records.admin_confirm(record=BattleRecord.objects.get(key=key), actor="gm")
+    record = battles.admin_confirm(record=BattleRecord.objects.get(key=key), actor="gm")
     assert record.status == "confirmed"
     with pytest.raises(Refused, match="confirmed already"):
-        battle_records.admin_confirm(record=record, actor="gm")
+        battles.admin_confirm(record=record, actor="gm")
 
 
 @pytest.mark.parametrize(

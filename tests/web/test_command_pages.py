@@ -13,7 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from economy import command_pages
+from command import pages as command_pages
 from powers.models import (
     BubbleOutpost,
     BubbleSensor,

@@ -11,8 +11,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from economy import fleet_selectors, selectors, services
+from economy import selectors, services
 from economy.models import Order
+from fleet import costs as fleet_costs
 from powers.models import Build, Craft, Design, DesignSystem, StarSystem
 from tests.web.factories import ApiClient, World, add_fleet, make_campaign
 
@@ -46,7 +47,7 @@ def api(world: World) -> ApiClient:
 
 
 def cost(world: World, **payload: Any) -> list[str]:
-    return fleet_selectors.order_cost(power=world.powers[0], payload=payload)
+    return fleet_costs.order_cost(power=world.powers[0], payload=payload)
 
 
 def test_repair_and_rebuild_show_their_cost_and_fatigue_before_ordering(world: World) -> None:

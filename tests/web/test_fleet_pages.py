@@ -14,8 +14,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from economy import fleet_selectors, selectors, services
+from economy import selectors, services
 from economy.models import Order, Round
+from fleet import costs as fleet_costs
 from powers.models import Build, Craft, Design, FleetGroup, StarSystem
 from tests.web.factories import World, add_fleet, make_campaign
 
@@ -130,31 +131,31 @@ def test_fleet_orders_show_their_cost_and_where_it_is_paid_from(world: World) ->
     p0 = world.powers[0]
     StarSystem.objects.filter(key="s0-0").update(stock_pl=40)
     build = {"type": "build", "design": "p0-frigate", "builders": ["p0-y1"]}
-    assert fleet_selectors.order_cost(power=p0, payload=build) == [
+    assert fleet_costs.order_cost(power=p0, payload=build) == [
         "Costs 60 Ore (NPV 60).",
         "Its builders convert 30 Ore a round: about 2 rounds; paid from the pool of hub Hub0 "
         "(7 Ore now).",
         "It fits the builder's workshop space if that is free: built inside.",
     ]
     crew = {"type": "crew", "group": "p0-g1"}
-    assert fleet_selectors.order_cost(power=p0, payload=crew) == [
+    assert fleet_costs.order_cost(power=p0, payload=crew) == [
         "2 CF for 10 PL (5 per military CF, 2 per civilian) from the pool of hub Hub0 (0 PL now)."
     ]
     supply = {"type": "supply_ep", "into": "p0-g0", "ep": 3}
-    assert fleet_selectors.order_cost(power=p0, payload=supply) == [
+    assert fleet_costs.order_cost(power=p0, payload=supply) == [
         "3 EP = 3 Bio from the pool of hub Hub0 (0 Bio now); it can take 4 more."
     ]
     make = {"type": "make", "builder": "p0-y1", "kind": "fighter", "count": 4}
-    assert fleet_selectors.order_cost(power=p0, payload=make) == [
+    assert fleet_costs.order_cost(power=p0, payload=make) == [
         "4 × 3 = 12 Ore from the pool of hub Hub0 (7 Ore now); 4 of workshop space."
     ]
     unbuild = {"type": "unbuild", "craft": "p0-g0-f0", "builder": "p0-y1"}
-    assert fleet_selectors.order_cost(power=p0, payload=unbuild)[0] == (
+    assert fleet_costs.order_cost(power=p0, payload=unbuild)[0] == (
         "Reclaims 60 Ore: NPV 60 less 0 for 0% fatigue, and 15 PL of its crew, at its hex."
     )
     # another power's craft costs nothing to ask about: it is simply not there
     theirs = {"type": "unbuild", "craft": "p1-g0-f0", "builder": "p0-y1"}
-    assert fleet_selectors.order_cost(power=p0, payload=theirs) == []
+    assert fleet_costs.order_cost(power=p0, payload=theirs) == []
 
 
 def test_the_order_form_offers_own_fleet_and_shows_the_cost(client: Client, world: World) -> None:

@@ -12,7 +12,8 @@ from django.core.mail import EmailMessage
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from economy import mission_outcomes, services
+from command import services as mission_outcomes
+from economy import services
 from economy.events import describe
 from economy.models import LedgerLine, Round
 from economy.rounds import RoundNotOpen

@@ -14,8 +14,8 @@ from economy.engine.command_state import Officer as OfficerState
 from economy.engine.missions import hex_factor, mission_tp
 from economy.engine.navy import Navy
 from economy.engine.officers import max_points, value
-from economy.fleet_selectors import sheet_payloads, shown
 from economy.snapshot import load_power_fleet
+from fleet.selectors import sheet_payloads, shown
 from powers.db import hex_code
 from powers.models import (
     BubbleOutpost,

@@ -13,7 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from economy import battle_records
+from fleet import battles
+from fleet import selectors as fleet_selectors
 from powers.access import actor, player_power
 
 
@@ -49,7 +50,7 @@ class PartySerializer(serializers.Serializer[dict[str, str]]):
     reason = serializers.CharField()
 
 
-class RecordSerializer(serializers.Serializer[battle_records.RecordView]):
+class RecordSerializer(serializers.Serializer[fleet_selectors.RecordView]):
     key = serializers.CharField()
     hex = serializers.CharField()
     status = serializers.CharField()
@@ -62,7 +63,7 @@ class RecordSerializer(serializers.Serializer[battle_records.RecordView]):
 
 
 def _record(power: Any, key: str) -> dict[str, Any]:
-    view = next(v for v in battle_records.records_of(power) if v.key == key)
+    view = next(v for v in fleet_selectors.records_of(power) if v.key == key)
     return asdict(view)
 
 
@@ -72,7 +73,7 @@ class Battles(APIView):
     @extend_schema(responses=RecordSerializer(many=True))
     def get(self, request: Request, campaign_id: int) -> Response:
         power = player_power(request, campaign_id)
-        return Response([asdict(v) for v in battle_records.records_of(power)])
+        return Response([asdict(v) for v in fleet_selectors.records_of(power)])
 
     @extend_schema(
         request=RecordInput,
@@ -81,7 +82,7 @@ class Battles(APIView):
     def post(self, request: Request, campaign_id: int) -> Response:
         power = player_power(request, campaign_id)
         data = request.data if isinstance(request.data, dict) else {}
-        record = battle_records.propose(
+        record = battles.propose(
             power=power,
             hex=data.get("hex"),
             powers=data.get("powers"),
@@ -106,7 +107,7 @@ class BattleAnswer(APIView):
         d = data.validated_data
         who = actor(request)
         if d["action"] == "amend":
-            battle_records.amend(
+            battles.amend(
                 power=power,
                 key=key,
                 hex=d.get("hex"),
@@ -115,7 +116,7 @@ class BattleAnswer(APIView):
                 actor=who,
             )
         else:
-            battle_records.answer(
+            battles.answer(
                 power=power,
                 key=key,
                 confirm=d["action"] == "confirm",

@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from economy import command_selectors as cmd
+from command import selectors as cmd
 from powers.access import player_power
 
 

@@ -13,13 +13,15 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from economy import entry, fleet_selectors, pacts, selectors, services
+from economy import entry, selectors, services
 from economy.engine.designs import npv_problem
 from economy.engine.orders import SPECS
 from economy.engine.state import CAPACITIES, CRAFT_CLASSES, MOBILITIES, DesignSystem
 from economy.orderforms import design_payload, system_rows
 from economy.rounds import RoundNotOpen
 from economy.texts import labels_for, plain_all
+from fleet import costs as fleet_costs
+from fleet import selectors as fleet_selectors
 from ftcamp.errors import DomainError
 from ftcamp.pagewrites import page_write, posted_round
 from powers.access import actor, player_view
@@ -70,7 +72,7 @@ def _page(
     context = {
         "power": power,
         "fleet": fleet_selectors.fleet_page(power=power),
-        "pacts": pacts.pacts_of(power),  # loans and transfers in and out (Support 1.6)
+        "pacts": fleet_selectors.pacts_of(power),  # loans and transfers in and out (Support 1.6)
         "form": form,
         "round": rnd,
         "open": rnd is not None and rnd.status == "open",
@@ -127,6 +129,6 @@ def check_design(request: HttpRequest, power: Power) -> HttpResponse:
         {
             "check": _npv_check(payload),
             "errors": plain_all(errors, labels_for("register_design")),
-            "cost": fleet_selectors.order_cost(power=power, payload=payload),
+            "cost": fleet_costs.order_cost(power=power, payload=payload),
         },
     )

@@ -7,14 +7,14 @@ last round. Each power sees only the loans and transfers it is a party to."""
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
 
-from economy.battle_records import KEY_LENGTH, engine_problem
 from economy.rounds import lock_open_round
+from fleet.battle_text import KEY_LENGTH
+from fleet.battles import engine_problem
 from ftcamp.errors import Missing, Refused
 from powers.models import FleetGroup, Loan, PactStatus, Power, StarSystem, Static, Transfer
 
@@ -211,50 +211,3 @@ def extend_loan(*, power: Power, key: str, last: Any, actor: str) -> Loan:
         pact.last, pact.owner_extends_to, pact.borrower_extends_to = last, None, None
     pact.save(update_fields=["last", "owner_extends_to", "borrower_extends_to", "updated_at"])
     return pact
-
-
-@dataclass(frozen=True)
-class PactView:
-    """A loan or transfer as one of its parties sees it."""
-
-    key: str
-    kind: str  # "loan" or "transfer"
-    status: str
-    owner: str
-    other: str  # the borrower or receiver
-    carriers: list[str]
-    last: int | None  # a loan's last round
-    active: bool
-    crew_to: str | None
-    mine: bool  # the viewer is the owner
-    extends_to: tuple[int | None, int | None] = (None, None)  # a loan: (owner's, borrower's)
-
-
-def pacts_of(power: Power) -> list[PactView]:
-    """The loans and transfers ``power`` is a party to (2 queries), newest first."""
-    out: list[PactView] = []
-    for x in (
-        Loan.objects.filter(Q(owner=power) | Q(borrower=power))
-        .select_related("owner", "borrower")
-        .order_by("-created_at")
-    ):
-        out.append(
-            PactView(
-                x.key, "loan", x.status, x.owner.key, x.borrower.key, list(x.groups), x.last,
-                x.active, None, x.owner_id == power.pk,
-                (x.owner_extends_to, x.borrower_extends_to),
-            )
-        )  # fmt: skip
-    for t in (
-        Transfer.objects.filter(Q(owner=power) | Q(receiver=power))
-        .select_related("owner", "receiver")
-        .order_by("-created_at")
-    ):
-        out.append(
-            PactView(
-                t.key, "transfer", t.status, t.owner.key, t.receiver.key, list(t.carriers), None,
-                False, (t.crew_to or None) if t.owner_id == power.pk else None,
-                t.owner_id == power.pk,
-            )
-        )  # fmt: skip
-    return out

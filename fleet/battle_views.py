@@ -12,16 +12,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from economy import battle_records, selectors
+from economy import selectors
 from economy.events import Names
 from economy.rounds import RoundNotOpen
+from fleet import battle_text
+from fleet import battles as battle_records
+from fleet import selectors as fleet_selectors
 from ftcamp.errors import Missing, Refused
 from ftcamp.pagewrites import page_write, section
 from powers.access import actor, player_view
 from powers.models import Power
 
 
-def _in_words(view: battle_records.RecordView, names: Names) -> battle_records.RecordView:
+def _in_words(view: fleet_selectors.RecordView, names: Names) -> fleet_selectors.RecordView:
     """A record as its page shows it: powers, craft and groups by name (issue 17);
     the keys stay beside the names for the forms, and in the API."""
     return replace(
@@ -42,7 +45,7 @@ def _in_words(view: battle_records.RecordView, names: Names) -> battle_records.R
 
 def _context(power: Power, errors: list[str] | None = None, **extra: Any) -> dict[str, Any]:
     names = selectors.names_for(power)
-    keyed = battle_records.records_of(power)
+    keyed = fleet_selectors.records_of(power)
     views = [_in_words(v, names) for v in keyed]
     return {
         "power": power,
@@ -50,8 +53,8 @@ def _context(power: Power, errors: list[str] | None = None, **extra: Any) -> dic
         "to_confirm": [v for v in views if v.status == "proposed" and v.my_answer != "confirmed"],
         "awaiting": [v for v in views if v.status == "proposed" and v.my_answer == "confirmed"],
         "settled": [v for v in views if v.status != "proposed"],
-        "texts": {v.key: battle_records.craft_text(v.craft) for v in keyed if v.mine},
-        "craft_help": battle_records.CRAFT_HELP,
+        "texts": {v.key: battle_text.craft_text(v.craft) for v in keyed if v.mine},
+        "craft_help": battle_text.CRAFT_HELP,
         # every power of the campaign, by name, for the records' "powers in it" (R-10.6)
         "campaign_powers": sorted(names.powers.items(), key=lambda kv: kv[1]),
         **extra,
@@ -92,7 +95,7 @@ def _record_fields(request: HttpRequest) -> dict[str, Any]:
     return {
         "hex": request.POST.get("hex", "").strip(),
         "powers": _powers(request),
-        "craft": battle_records.craft_from_text(request.POST.get("craft", "")),
+        "craft": battle_text.craft_from_text(request.POST.get("craft", "")),
     }
 
 

@@ -18,7 +18,7 @@ from economy.engine.officers import max_points
 from economy.engine.posts import derive_radii, sensor_limit
 from economy.engine.state import Bubble, Craft, Outpost
 from economy.events import MISSION_WORDS, ORDERS
-from economy.fleet_selectors import PowerFleet, shown
+from fleet.selectors import PowerFleet, shown
 from powers.db import hex_code
 from powers.maps import HEX_TYPE_LABELS
 from powers.models import (

@@ -8,7 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from economy import command_pages, selectors
+from command import pages as command_pages
+from economy import selectors
 from powers.access import player_view
 from powers.models import Power
 

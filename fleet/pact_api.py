@@ -13,7 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from economy import pacts
+from fleet import pacts
+from fleet import selectors as fleet_selectors
 from powers.access import actor, player_power
 from powers.models import Power
 
@@ -36,7 +37,7 @@ class PactAnswerInput(serializers.Serializer[dict[str, Any]]):
     last = serializers.JSONField(required=False, help_text="extend: the new last round")
 
 
-class PactSerializer(serializers.Serializer[pacts.PactView]):
+class PactSerializer(serializers.Serializer[fleet_selectors.PactView]):
     key = serializers.CharField()
     kind = serializers.CharField()
     status = serializers.CharField()
@@ -54,7 +55,7 @@ class PactSerializer(serializers.Serializer[pacts.PactView]):
 
 
 def _pact(power: Power, key: str) -> dict[str, Any]:
-    return asdict(next(v for v in pacts.pacts_of(power) if v.key == key))
+    return asdict(next(v for v in fleet_selectors.pacts_of(power) if v.key == key))
 
 
 class Pacts(APIView):
@@ -63,7 +64,7 @@ class Pacts(APIView):
     @extend_schema(responses=PactSerializer(many=True))
     def get(self, request: Request, campaign_id: int) -> Response:
         power = player_power(request, campaign_id)
-        return Response([asdict(v) for v in pacts.pacts_of(power)])
+        return Response([asdict(v) for v in fleet_selectors.pacts_of(power)])
 
     @extend_schema(
         request=PactInput,

@@ -10,8 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
-from economy import pacts
 from economy.rounds import RoundNotOpen
+from fleet import pacts
 from ftcamp.errors import DomainError, Missing, Refused
 from ftcamp.pagewrites import page_write
 from powers.access import actor
