@@ -42,6 +42,11 @@ from .spec import OPTIONAL, REQUIRED, Blanks, OrderSpec, shown, with_parts
 if TYPE_CHECKING:
     from ..catalog import Catalog
 
+#: repair, rebuild and refit: the Ore paid at the worker's rating this round (R-10.7)
+ORE_THIS_ROUND = Field(
+    "ore", "Ore this round", AT_LEAST_ZERO, OPTIONAL, "optional: default all its rating can take"
+)
+
 SYSTEMS_HELP = (
     "one system a line: name: points per unit, xcount, then any capacities, e.g. "
     "'Class 1 beam: 3 x2', 'Hull box: 1 x10', 'Construction yard: 40, construction 30, "
@@ -266,13 +271,7 @@ SPECS = (
             Field("id", "New work id", NEW_ID, REQUIRED, TYPED_ID_HELP),
             Field("craft", "Damaged craft", CRAFT, REQUIRED),
             Field("repairer", "Repairer or builder", REPAIRER, REQUIRED, "in the craft's hex"),
-            Field(
-                "ore",
-                "Ore this round",
-                AT_LEAST_ZERO,
-                OPTIONAL,
-                "optional: default all its rating can take",
-            ),
+            ORE_THIS_ROUND,
         ),
         (
             "Repairs a craft's destroyed systems at a repairer or builder of yours in its "
@@ -301,13 +300,7 @@ SPECS = (
             Field("craft", "Damaged craft", CRAFT, REQUIRED),
             Field("builder", "Builder", BUILDER, REQUIRED, "in the craft's hex"),
             Field("remove_fatigue", "Remove fatigue", FLAG, OPTIONAL, "costs extra Ore"),
-            Field(
-                "ore",
-                "Ore this round",
-                AT_LEAST_ZERO,
-                OPTIONAL,
-                "optional: default all its rating can take",
-            ),
+            ORE_THIS_ROUND,
         ),
         (
             "Like a repair, at a builder on Hold-Build, without fatigue; it can also remove"
@@ -335,13 +328,7 @@ SPECS = (
             Field("craft", "Craft", CRAFT, REQUIRED),
             Field("builder", "Builder", BUILDER, REQUIRED, "in the craft's hex"),
             Field("design", "Variant design", DESIGN, REQUIRED, "of the same mobility"),
-            Field(
-                "ore",
-                "Ore this round",
-                AT_LEAST_ZERO,
-                OPTIONAL,
-                "optional: default all its rating can take",
-            ),
+            ORE_THIS_ROUND,
         ),
         (
             "Rebuilds a craft as a variant design of yours at a builder: costs the new "

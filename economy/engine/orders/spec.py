@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .kinds import AT_LEAST_ZERO, NEW_ID, POSITIVE, TYPED_ID_HELP, Field, Kind, Words, choice
 from .kinds import OPTIONAL as OPTIONAL
 from .kinds import REQUIRED as REQUIRED
+from .kinds import Field, Words
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
@@ -70,33 +70,6 @@ class OrderSpec:
             values[f.name] = f.kind.words(v, words)
         sentence = self.sentence
         return sentence(values) if callable(sentence) else sentence.format_map(Blanks(values))
-
-
-# --- declaring fields ----------------------------------------------------------------------
-
-
-def ref(name: str, label: str, kind: Kind, required: bool = REQUIRED, help: str = "") -> Field:
-    return Field(name, label, kind, required, help)
-
-
-def optional(name: str, label: str, kind: Kind, help: str = "") -> Field:
-    return Field(name, label, kind, OPTIONAL, help)
-
-
-def positive(name: str, label: str, help: str = "") -> Field:
-    return Field(name, label, POSITIVE, REQUIRED, help)
-
-
-def ore_this_round(help: str = "optional: default all its rating can take") -> Field:
-    return Field("ore", "Ore this round", AT_LEAST_ZERO, OPTIONAL, help)
-
-
-def new_id(label: str) -> Field:
-    return Field("id", label, NEW_ID, REQUIRED, TYPED_ID_HELP)
-
-
-def pick(name: str, label: str, *options: str, required: bool = REQUIRED) -> Field:
-    return Field(name, label, choice(*options), required)
 
 
 # --- sentences -----------------------------------------------------------------------------
