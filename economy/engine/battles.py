@@ -1,9 +1,14 @@
 """Battle records (R-2, R-10.6): the battles fought after the last Support Phase, confirmed by
 every power in them (or the admin), applied at the start of the resolution, with the fleet
-declarations. The declared ``status`` (R-2a), not the record, decides interruptions."""
+declarations. The declared ``status`` (R-2a), not the record, decides interruptions. A record
+is applied whole or not at all (docs/rules.md): ``problems`` is its one check against the
+fleet as it stands, made at entry by the shell and again here."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from .navy import Navy
 from .owners import end_work, give_craft, new_carrier
 from .pacts import Battle, BattleCraft
 from .state import Craft, Group, Static
@@ -24,6 +29,13 @@ def apply_records(world: World) -> None:
     touched: dict[str, Group | Static] = {}
     for record in sorted(navy.fleet.battles, key=lambda b: b.id):
         books.event("battle.fought", public=True, hex=record.hex)
+        found = problems(navy, world.groups, world.statics, record)
+        if found:  # an earlier record changed the fleet under it: none of it applies
+            books.event(
+                "battle.not_applied", powers=record.powers, battle=record.id, hex=record.hex,
+                why="; ".join(found),
+            )  # fmt: skip
+            continue
         for entry in record.craft:
             _apply(world, record, entry, touched)
     navy.fleet.battles = []
@@ -32,26 +44,40 @@ def apply_records(world: World) -> None:
         navy.refresh(touched[ident])
 
 
+def problems(
+    navy: Navy, groups: Mapping[str, Group], statics: Mapping[str, Static], record: Battle
+) -> list[str]:
+    """R-10.6: what keeps ``record`` from applying to the fleet as it stands, each naming its
+    craft: every craft listed is one of the record's powers' at the record's hex, loses at most
+    the CF aboard, and a captured one goes into a carrier of its captor at the hex (or a new
+    one). A craft elsewhere and no craft at all read alike, so a record tells nothing of other
+    fleets. The codec has checked the rest (systems of its design, their counts, the captor)."""
+    found: list[str] = []
+    for entry in record.craft:
+        craft = navy.craft.get(entry.craft)
+        if craft is None or craft.power not in record.powers or navy.hex_of(craft) != record.hex:
+            found.append(f"{entry.craft}: no such craft of {_or(record.powers)} at {record.hex}")
+            continue
+        if entry.cf_lost > craft.crew:
+            found.append(f"{craft.id}: {entry.cf_lost} CF lost, but it has {craft.crew} aboard")
+        into = entry.into
+        carrier = groups.get(into) or statics.get(into) if into is not None else None
+        if carrier is not None and carrier.hex != record.hex:
+            found.append(f"{craft.id}: captured into {into}, which is not at {record.hex}")
+    return found
+
+
+def _or(powers: tuple[str, ...]) -> str:
+    return ", ".join(powers[:-1]) + f" or {powers[-1]}" if len(powers) > 1 else powers[0]
+
+
 def _apply(
     world: World, record: Battle, entry: BattleCraft, touched: dict[str, Group | Static]
 ) -> None:
     navy = world.navy
     books = world.books
     craft = navy.craft.get(entry.craft)
-    why = (
-        "it is gone"
-        if craft is None
-        else f"it belongs to {craft.power} now"
-        if craft.power not in record.powers
-        else "it is not at the battle's hex"
-        if navy.hex_of(craft) != record.hex
-        else None
-    )
-    if why or craft is None:
-        books.event(
-            "battle.entry_skipped", powers=record.powers, battle=record.id, craft=entry.craft,
-            why=why,
-        )  # fmt: skip
+    if craft is None:  # gone with a craft listed before it (it was in orbit with that one)
         return
     _touch(world, craft, touched)
     if entry.destroyed:
@@ -61,7 +87,7 @@ def _apply(
     if entry.damage:  # the systems as the craft's sheet shows them when the battle ended
         craft.destroyed = dict(entry.systems_destroyed)
         craft.disabled = dict(entry.systems_disabled)
-    lost = min(entry.cf_lost, craft.crew)
+    lost = entry.cf_lost  # at most the CF aboard (``problems``)
     books.change(craft.power, craft, "cf", -lost, f"CF lost in battle {record.id}", RULE)
     books.event(
         "battle.damaged", powers=record.powers, battle=record.id, craft=craft.id,

@@ -83,7 +83,9 @@ class FleetCatalog:
     promised: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (kind, power)
     lent: dict[str, str] = field(default_factory=dict)  # loaned group or craft -> owner
     captured: set[str] = field(default_factory=set)  # Support 1.6.3: never studied
-    given: dict[str, str] = field(default_factory=dict)  # a transfer's carrier -> its receiver
+    given: dict[str, str] = field(
+        default_factory=dict
+    )  # a transfer's carriers and craft -> receiver
 
     @classmethod
     def of(cls, state: State, promised: Mapping[str, tuple[str, str]]) -> FleetCatalog:
@@ -128,9 +130,14 @@ def after_pacts(cat: Catalog, fleet: Fleet) -> None:
                 table = cat.group_owner if mobility[e.craft] == "mobile" else cat.static_owner
                 table.setdefault(e.into, e.captured_by)
                 cat.ids.add(e.into)
-    for transfer in fleet.transfers:
+    aboard: dict[str, list[str]] = {}  # carrier -> its craft, and those in orbit with them
+    for c in fleet.craft:
+        if c.group is not None or c.static is not None:
+            aboard.setdefault(c.group or c.static or "", []).append(c.id)
+    for transfer in fleet.transfers:  # R-10.5a, R-7.5: the receiver crews what it is given
         for cid in transfer.carriers:
-            cat.fleet.given[cid] = transfer.receiver
+            for given in (cid, *(x for c in aboard.get(cid, ()) for x in (c, *orbit.get(c, ())))):
+                cat.fleet.given[given] = transfer.receiver
     lent = cat.fleet.lent
     lent.update((gid, loan.owner) for loan in fleet.loans if loan.active for gid in loan.groups)
     lent.update((c.id, lent[c.group]) for c in fleet.craft if c.group in lent)

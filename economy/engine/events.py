@@ -152,7 +152,7 @@ WORDS: dict[str, str | Callable[[Data], str]] = {
     "supply.full": "{carrier} can store {storage} EP: {rest} EP were not taken",
     # Fleets II (issue 15): the engine's events; pages and forms come later
     "battle.fought": "A battle was fought at {hex}",
-    "battle.entry_skipped": "Battle record {battle}: {craft} was not changed: {why}",
+    "battle.not_applied": "Battle record {battle} at {hex} was not applied: {why}",
     "battle.destroyed": "Battle record {battle}: {craft} was destroyed",
     "battle.damaged": (
         "Battle record {battle}: {craft} has {destroyed} system units destroyed and {disabled}"

@@ -169,9 +169,15 @@ def consumable(cat: Catalog, _: str, v: Any) -> str | None:
     return None if known else f"no consumable {v!r} in the catalogue (R-10.1a)"
 
 
-def fleet_id(kind: str, *tables: Callable[[Catalog], dict[str, str]], promise: str = "") -> Rule:
+def fleet_id(
+    kind: str,
+    *tables: Callable[[Catalog], dict[str, str]],
+    promise: str = "",
+    given: bool = False,
+) -> Rule:
     """An id of ``kind`` the power owns; with ``promise``, also one its sheet (or its work in
-    progress) creates this round (R-10.1a)."""
+    progress) creates this round (R-10.1a); with ``given``, also a carrier or craft a transfer
+    gives it (Support 1.6.2: §1.6 comes before the order's step)."""
 
     def check(cat: Catalog, power: str, v: Any) -> str | None:
         owner = None
@@ -180,7 +186,7 @@ def fleet_id(kind: str, *tables: Callable[[Catalog], dict[str, str]], promise: s
             made = cat.fleet.promised.get(v)
             if owner is None and made is not None and made[0] == promise:
                 owner = made[1]
-            if promise == "carrier" and v in cat.fleet.given:  # Support 1.6.2: §1.6 is before §3
+            if given and v in cat.fleet.given:
                 owner = cat.fleet.given[v]
         # Another power's and none at all get the same answer (issue 11: no leak).
         return None if owner == power else f"no such {kind} of yours: {v!r}"
@@ -876,11 +882,12 @@ _static = owned("static", "static_owner")
 _held = owned("system", "system_holder")
 _craft = fleet_id("craft", _craft_owner)
 _finished = fleet_id("craft", _craft_owner, promise="craft")
+_finished_or_given = fleet_id("craft", _craft_owner, promise="craft", given=True)
 _design = fleet_id("design", lambda cat: cat.fleet.design_owner, promise="design")
 
 GROUP = Ref(_group, source="groups", table="groups", fleet=True, noun="fleet groups")
 CREWED_GROUP = Ref(
-    fleet_id("group", _group_owner, promise="carrier"),
+    fleet_id("group", _group_owner, promise="carrier", given=True),
     source="crewed",
     table="groups",
     fleet=True,
@@ -896,7 +903,7 @@ CARRIER = Ref(
     noun="groups or statics",
 )
 SUPPLIED = Ref(
-    fleet_id("group or static", _group_owner, _static_owner, promise="carrier"),
+    fleet_id("group or static", _group_owner, _static_owner, promise="carrier", given=True),
     source="supplied",
     table="carriers",
     fleet=True,
@@ -917,10 +924,10 @@ ANY_POWER = Ref(any_power, source="other_powers", table="powers")
 TARGET_POWER = Ref(mission_target, source="other_powers", table="powers")
 CRAFT = Ref(_craft, source="own_craft", table="craft", fleet=True, noun="craft")
 FINISHED_CRAFT = Ref(
-    _finished, source="own_craft", table="craft", fleet=True, promised=True, noun="craft"
+    _finished_or_given, source="own_craft", table="craft", fleet=True, promised=True, noun="craft"
 )
 CREWED_CRAFT = Ref(
-    _finished, source="craft", table="craft", fleet=True, promised=True, noun="craft"
+    _finished_or_given, source="craft", table="craft", fleet=True, promised=True, noun="craft"
 )
 BUILDER = Ref(_craft, source="builders", table="craft", fleet=True, noun="builders")
 REPAIRER = Ref(_craft, source="repairers", table="craft", fleet=True, noun="repairers")
