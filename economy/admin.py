@@ -119,16 +119,17 @@ class BattleCraftInline(admin.TabularInline[BattleCraft, BattleRecord]):
 
 @admin.register(BattleRecord)
 class BattleRecordAdmin(admin.ModelAdmin[BattleRecord]):
-    """R-10.6: the admin sees every record — those still awaiting confirmation at the deadline
-    are listed here (filter: awaiting confirmation) and were not applied — and confirms one
-    (or one it entered here, with its powers and craft) through the same check as players."""
+    """R-10.6: the admin sees every record — those unconfirmed when their round resolved have
+    expired and were not applied — and confirms one (or one it entered here, with its powers
+    and craft) through the same check as players, or voids one awaiting confirmation or
+    confirmed and not yet applied."""
 
     list_display = ("key", "campaign", "hex", "created_round", "entered_by", "status")
     list_filter = ("status", "campaign")
     search_fields = ("key", "campaign__name")
     list_select_related = ("campaign", "entered_by")
     inlines = (BattlePartyInline, BattleCraftInline)
-    actions = ("confirm",)
+    actions = ("confirm", "void")
 
     @admin.action(description="Confirm as the admin (it takes effect at the next resolution)")
     def confirm(self, request: HttpRequest, queryset: QuerySet[BattleRecord]) -> None:
@@ -140,6 +141,18 @@ class BattleRecordAdmin(admin.ModelAdmin[BattleRecord]):
                 self.message_user(request, f"{record.key}: {exc}", messages.ERROR)
             else:
                 self.message_user(request, f"{record.key} confirmed.", messages.SUCCESS)
+
+    @admin.action(description="Void (it will never apply; the round no longer waits for it)")
+    def void(self, request: HttpRequest, queryset: QuerySet[BattleRecord]) -> None:
+        who = f"admin:{request.user.get_username()}"
+        ending = (BattleRecord.Status.PROPOSED, BattleRecord.Status.CONFIRMED)
+        for record in queryset.filter(status__in=ending):
+            try:
+                battles.void(record=record, actor=who)
+            except DomainError as exc:
+                self.message_user(request, f"{record.key}: {exc}", messages.ERROR)
+            else:
+                self.message_user(request, f"{record.key} voided.", messages.SUCCESS)
 
 
 # --- diplomatic missions: the organiser's outcome (R-8.4, R-8.4a; issue 16) --------------------

@@ -17,10 +17,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
-from economy import entry, notifications
+from economy import entry, notifications, waiting
 from economy.engine.codec import dump_state, parse_state
 from economy.engine.ledger import Rejection
 from economy.engine.resolve import Result, resolve, round_rng
@@ -262,12 +261,13 @@ def submit_sheet(*, power: Power, actor: str, round_number: int | None = None) -
     sheet.submitted_at = timezone.now()
     sheet.save(update_fields=["status", "submitted_at", "updated_at"])
     audit_power(power, rnd, actor, "sheet_submitted")
-    waiting = _powers_not_submitted(rnd)
-    if not waiting:
-        if not rnd.paused and not _records_awaiting(rnd.campaign_id):
+    waits = waiting.of_round(rnd)
+    left = [p.pk for p in waits.not_submitted]
+    if not left:
+        if waits.complete:
             enqueue_resolution(rnd.pk)
-    elif len(waiting) == 1:
-        transaction.on_commit(lambda: notifications.last_to_submit(rnd.pk, waiting[0]))
+    elif len(left) == 1:
+        transaction.on_commit(lambda: notifications.last_to_submit(rnd.pk, left[0]))
     return sheet
 
 
@@ -283,28 +283,11 @@ def withdraw_sheet(*, power: Power, actor: str, round_number: int | None = None)
     return sheet
 
 
-def _records_awaiting(campaign_id: int) -> bool:
-    """R-10.6: a battle record awaits confirmation: the round does not resolve early."""
-    return BattleRecord.objects.filter(
-        campaign_id=campaign_id, status=BattleRecord.Status.PROPOSED
-    ).exists()
-
-
 def round_is_complete(rnd: Round) -> bool:
     """Every power has submitted and no battle record awaits confirmation (R-10.6): the round
-    may resolve before its deadline (unless paused)."""
-    return (
-        not rnd.paused and not _powers_not_submitted(rnd) and not _records_awaiting(rnd.campaign_id)
-    )
-
-
-def _powers_not_submitted(rnd: Round) -> list[int]:
-    submitted = OrderSheet.objects.filter(round=rnd, status=SheetStatus.SUBMITTED).values("power")
-    return list(
-        Power.objects.filter(campaign_id=rnd.campaign_id)
-        .exclude(pk__in=submitted)
-        .values_list("pk", flat=True)
-    )
+    may resolve before its deadline (unless paused). ``economy.waits`` reads it, and what the
+    players are told the round waits for comes from the same reader."""
+    return waiting.of_round(rnd).complete
 
 
 def enqueue_resolution(round_id: int) -> None:
@@ -333,9 +316,9 @@ ADVISORY_NAMESPACE = 0x4654 << 48  # "FT": keeps these keys apart from any other
 
 
 def _is_due(rnd: Round, now: datetime) -> bool:
-    return bool(rnd.deadline and rnd.deadline <= now) or (
-        not _powers_not_submitted(rnd) and not _records_awaiting(rnd.campaign_id)
-    )
+    if rnd.deadline and rnd.deadline <= now:
+        return True  # without a query, as before
+    return waiting.of_round(rnd).due(now)
 
 
 def _advisory_key(round_id: int) -> int:
@@ -478,6 +461,7 @@ def _resolve_claimed(round_id: int) -> bool:
     inputs = round_inputs(rnd)
     result = run_engine(state, inputs.orders, state.seed)
     save_state(campaign, result.state)
+    _end_battle_records(campaign, result)
     _name_new_hubs(campaign, inputs.orders, result)
     power_ids = dict(Power.objects.filter(campaign=campaign).values_list("key", "pk"))
     insert_ledger(
@@ -530,6 +514,16 @@ def _resolve_claimed(round_id: int) -> bool:
     )
     announce.round_resolved(rnd.pk)  # each player's statement, by email and notice
     return True
+
+
+def _end_battle_records(campaign: Campaign, result: Result) -> None:
+    """R-10.6: a confirmed record the engine could not apply whole is ``unapplied`` (it told its
+    powers why); one nobody had confirmed when the round resolved is ``expired``, never applied
+    (so it does not hold the next round back)."""
+    unapplied = [e.data["battle"] for e in result.events if e.kind == "battle.not_applied"]
+    records = BattleRecord.objects.filter(campaign=campaign)
+    records.filter(key__in=unapplied).update(status=BattleRecord.Status.UNAPPLIED)
+    records.filter(status=BattleRecord.Status.PROPOSED).update(status=BattleRecord.Status.EXPIRED)
 
 
 def _name_new_hubs(campaign: Campaign, orders: dict[str, list[Any]], result: Result) -> None:
@@ -643,20 +637,8 @@ def sweep(*, now: datetime | None = None) -> list[int]:
                 dead = _stalled(rnd, now)
             if dead:
                 _give_back(rnd, "resolution stalled (worker lost?)")
-    open_rounds = Round.objects.filter(status=RoundStatus.OPEN, paused=False).annotate(
-        n_powers=Count("campaign__powers", distinct=True),
-        n_submitted=Count("sheets", filter=Q(sheets__status=SheetStatus.SUBMITTED), distinct=True),
-        n_awaiting=Count(
-            "campaign__battles",
-            filter=Q(campaign__battles__status=BattleRecord.Status.PROPOSED),
-            distinct=True,
-        ),
-    )
-    due = [
-        r.pk
-        for r in open_rounds
-        if (r.deadline and r.deadline <= now) or (r.n_submitted >= r.n_powers and not r.n_awaiting)
-    ]
+    open_rounds = list(Round.objects.filter(status=RoundStatus.OPEN, paused=False))
+    due = [w.round.pk for w in waiting.of_rounds(open_rounds).values() if w.due(now)]
     for round_id in due:
         enqueue_resolution(round_id)
     _overdue_canary(now)

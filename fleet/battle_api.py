@@ -37,7 +37,7 @@ class RecordInput(serializers.Serializer[dict[str, Any]]):
 
 
 class AnswerInput(serializers.Serializer[dict[str, Any]]):
-    action = serializers.ChoiceField(["confirm", "decline", "amend"])
+    action = serializers.ChoiceField(["confirm", "decline", "amend", "withdraw"])
     reason = serializers.CharField(max_length=300, required=False, allow_blank=True)
     hex = serializers.JSONField(required=False)
     powers = serializers.JSONField(required=False)
@@ -115,6 +115,8 @@ class BattleAnswer(APIView):
                 craft=d.get("craft"),
                 actor=who,
             )
+        elif d["action"] == "withdraw":
+            battles.withdraw(power=power, key=key, actor=who)
         else:
             battles.answer(
                 power=power,

@@ -28,6 +28,17 @@ class Entry:
     captured_by: str | None = None
     into: str | None = None
 
+    def as_contract(self) -> dict[str, Any]:
+        """The line as a record's ``craft`` item in the contract (R-10.6)."""
+        item: dict[str, Any] = {"craft": self.craft, "destroyed": self.destroyed}
+        item["cf_lost"] = self.cf_lost
+        if self.systems_destroyed is not None or self.systems_disabled is not None:
+            item["systems_destroyed"] = self.systems_destroyed or {}
+            item["systems_disabled"] = self.systems_disabled or {}
+        if self.captured_by:
+            item.update(captured_by=self.captured_by, into=self.into)
+        return item
+
 
 def _counts(where: str, value: Any) -> tuple[dict[str, int] | None, list[str]]:
     if value is None:

@@ -1,26 +1,34 @@
 """Battle records between powers (R-10.6): a battle fought on the tabletop is entered by one
 power in it; it takes effect when every other power in it confirms (GM-less), or when the
-admin confirms it; a power may decline with a reason; the entering power may amend. Only
-confirmed records are round state (``economy.snapshot.pacts``), applied at the start of the
-next resolution; the round does not resolve early while one awaits confirmation
-(``economy.services``).
+organiser confirms it; a power may decline with a reason (the entering power is told), the
+entering power may amend it (everyone is asked again) or withdraw it, the organiser may void
+it. Only confirmed records are round state (``economy.snapshot.pacts``), applied whole at the
+start of the next resolution; the round does not resolve early while one awaits confirmation
+(``economy.services``), and one unconfirmed when the round resolves expires.
 
-Secrecy: a power sees only the records it is in. While a record is proposed only its shape is
-checked (an error about a craft would tell the proposer what another power holds); the whole
-record passes the engine's own check (``economy.engine.codec``) when it becomes confirmed."""
+A record is checked whole when it is entered or amended, and again when it is confirmed: by the
+engine's own rules (``economy.engine.battles.problems``: each craft one of its powers' at its
+hex, CF lost within the CF aboard, a capture into the captor's carrier at the hex; then the
+codec: systems of its design and their counts, the captor). A craft elsewhere reads as no craft
+at all, so a record tells the powers in it nothing of fleets beyond the battle's hex."""
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
 from django.db import transaction
 
+from economy.engine import pacts as engine_pacts
+from economy.engine.battles import problems
 from economy.engine.codec import CaseError, parse_state
+from economy.engine.navy import Navy
 from economy.engine.validate import hex_problem
 from economy.rounds import lock_open_round
+from economy.selectors import live_round
 from economy.services import enqueue_resolution, round_is_complete
-from economy.snapshot import export_state
+from economy.snapshot import export_state, load_state, round_state
 from fleet.battle_text import REASON_LENGTH, Answer, Entry, Status, parse_entries
 from ftcamp.errors import Missing, Refused
 from notices import announce
@@ -47,9 +55,53 @@ def _check(
         errors.append("powers: the power entering a record is one of its powers")
     entries, problems = parse_entries(craft, keys)
     errors += problems
+    if not errors:
+        errors = _engine_problems(campaign, str(hex_), [rows[k] for k in keys], entries)
     if errors:
         raise Refused(errors)
     return str(hex_), [rows[k] for k in keys], entries
+
+
+def _engine_problems(
+    campaign: Campaign, hex_: str, parties: list[Power], entries: list[Entry]
+) -> list[str]:
+    """The record against the fleet at the start of the round, by the engine's own rules: where
+    its craft are first (so a craft elsewhere reads as none), then the codec's whole check."""
+    rnd = live_round(campaign.pk)
+    state = round_state(campaign, rnd).state if rnd else load_state(campaign)
+    navy = Navy(state, {g.id: g for g in state.groups}, {s.id: s for s in state.statics})
+    battle = engine_pacts.Battle(
+        "entry",
+        hex_,
+        tuple(p.key for p in parties),
+        tuple(
+            engine_pacts.BattleCraft(
+                e.craft,
+                e.destroyed,
+                e.systems_destroyed is not None or e.systems_disabled is not None,
+                e.systems_destroyed or {},
+                e.systems_disabled or {},
+                e.cf_lost,
+                e.captured_by,
+                e.into,
+            )
+            for e in entries
+        ),
+    )
+    found = [f"craft: {p}" for p in problems(navy, navy.groups, navy.statics, battle)]
+    if found:
+        return found
+    record: dict[str, Any] = {"id": f"br-check-{secrets.token_hex(4)}", "hex": hex_}
+    record |= {"powers": [p.key for p in parties], "craft": [e.as_contract() for e in entries]}
+    problem = engine_problem(campaign, "battles", record)
+    if problem is None:
+        return []
+    # "craft[2].systems_destroyed.b1: unknown system 'b1'" -> "craft: f1, systems destroyed: ..."
+    line = re.match(r"(?:battles\[\d+\]\.)?craft\[(\d+)\]\.?([a-z_]*)[^:]*: (.*)", problem)
+    if line is None or int(line[1]) >= len(entries):
+        return [f"craft: {problem}"]
+    field = f", {line[2].replace('_', ' ')}" if line[2] else ""
+    return [f"craft: {entries[int(line[1])].craft}{field}: {line[3]}"]
 
 
 def _write(record: BattleRecord, powers: list[Power], entries: list[Entry], by: Power) -> None:
@@ -169,8 +221,47 @@ def answer(*, power: Power, key: str, confirm: bool, reason: str = "", actor: st
     party.answer = Answer.CONFIRMED if confirm else Answer.DECLINED
     party.reason = "" if confirm else reason
     party.save(update_fields=["answer", "reason"])
+    if not confirm:
+        announce.battle_record_declined(
+            campaign_id=record.campaign_id, record=record.key, decliner_id=power.pk
+        )
     if confirm and not record.parties.exclude(answer=Answer.CONFIRMED).exists():
         _take_effect(record)
+    return record
+
+
+@transaction.atomic
+def withdraw(*, power: Power, key: str, actor: str) -> BattleRecord:
+    """R-10.6: the entering power withdraws its record while it awaits confirmation; it will
+    never apply, and the round no longer waits for it."""
+    lock_open_round(power.campaign_id)
+    record = access(power=power, key=key)
+    if record.entered_by_id != power.pk:
+        raise Refused("record: only the power that entered it may withdraw it")
+    return _end(record, Status.WITHDRAWN)
+
+
+@transaction.atomic
+def void(*, record: BattleRecord, actor: str) -> BattleRecord:
+    """R-10.6: the organiser voids a record awaiting confirmation or confirmed and not yet
+    applied; it will never apply."""
+    lock_open_round(record.campaign_id)
+    record = BattleRecord.objects.select_for_update().get(pk=record.pk)
+    if record.status == Status.CONFIRMED:
+        record.status = Status.PROPOSED  # voided like one awaiting confirmation
+    return _end(record, Status.VOID)
+
+
+def _end(record: BattleRecord, status: str) -> BattleRecord:
+    """A record awaiting confirmation leaves the round's way: if every sheet is in, the round
+    resolves now, with no resubmission."""
+    if record.status != Status.PROPOSED:
+        raise Refused(f"record: it is {record.get_status_display().lower()} already")
+    record.status = status
+    record.save(update_fields=["status", "updated_at"])
+    rnd = lock_open_round(record.campaign_id)
+    if round_is_complete(rnd):
+        enqueue_resolution(rnd.pk)
     return record
 
 

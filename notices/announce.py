@@ -86,6 +86,15 @@ def battle_record_proposed(
     )
 
 
+def battle_record_declined(*, campaign_id: int, record: str, decliner_id: int) -> None:
+    """A power in battle record ``record`` (its key) declined it with a reason: the players of
+    the power that entered it are told who declined and why, so that it amends or withdraws
+    it (R-10.6)."""
+    _after_commit(
+        "battle_declined", {"campaign": campaign_id, "record": record, "decliner": decliner_id}
+    )
+
+
 def mission_resolved(mission_id: int) -> None:
     """The organiser has recorded the outcome of diplomatic mission ``mission_id`` (R-8.4):
     the players of its target and of its sender are told, and nobody else."""

@@ -16,6 +16,7 @@ class Kind(models.TextChoices):
     DEADLINE_SOON = "deadline_soon", "The deadline is 24 hours away and I have not submitted"
     AGREEMENT_PROPOSED = "agreement_proposed", "An agreement is proposed to me"
     BATTLE_RECORD = "battle_record", "A battle record awaits my confirmation"
+    BATTLE_DECLINED = "battle_declined", "A battle record my power entered is declined"
     MOTION_OPENED = "motion_opened", "A UN motion is put before the committee"
     MISSION_RESOLVED = (
         "mission_resolved",
@@ -72,6 +73,7 @@ class NoticeSettings(models.Model):
     email_deadline_soon = models.BooleanField(default=True)
     email_agreement_proposed = models.BooleanField(default=True)
     email_battle_record = models.BooleanField(default=True)
+    email_battle_declined = models.BooleanField(default=True)
     email_motion_opened = models.BooleanField(default=True)
     email_mission_resolved = models.BooleanField(default=True)
     feed_token = models.CharField(max_length=64, unique=True, default=new_feed_token)

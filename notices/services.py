@@ -29,7 +29,7 @@ from economy.events import numbered
 from economy.models import OrderSheet, Round, RoundStatus, SheetStatus
 from economy.selectors import Statement, round_statement
 from notices.models import EmailState, Kind, Notice, NoticeSettings, new_feed_token
-from powers.models import Campaign, Invitation, Membership, Power
+from powers.models import BattleParty, Campaign, Invitation, Membership, Power
 from powers.models.command import Mission
 from trade.models import Agreement, AgreementEvent, Motion
 
@@ -255,6 +255,38 @@ def _battle_record(payload: dict[str, Any]) -> list[Draft]:
     ]
 
 
+def _battle_declined(payload: dict[str, Any]) -> list[Draft]:
+    """R-10.6: the entering power's players learn who declined its record and why (the reason
+    is the decliner's own words, for the powers in the record only)."""
+    party = (
+        BattleParty.objects.select_related("record__entered_by", "record__campaign", "power")
+        .filter(
+            record__campaign_id=payload["campaign"],
+            record__key=payload["record"],
+            power_id=payload["decliner"],
+            answer=BattleParty.Answer.DECLINED,
+        )
+        .first()
+    )
+    if party is None:
+        return []
+    record, campaign, entered_by = party.record, party.record.campaign, party.record.entered_by
+    return [
+        Draft(
+            m.user_id,
+            campaign.pk,
+            Kind.BATTLE_DECLINED,
+            f"battle:{campaign.pk}:{record.key}:declined:{party.power_id}:{record.updated_at.timestamp():.6f}",
+            f"{party.power.name} declined your battle record at {record.hex}",
+            f"{party.power.name} declined {entered_by.name}'s record of the battle at "
+            f"{record.hex} in {campaign.name}: \u201c{party.reason}\u201d. Amend it (everyone in "
+            "it is asked again) or withdraw it on your battle records page.",
+            reverse("battles", args=[campaign.pk, entered_by.key]),
+        )
+        for m in _players([entered_by.pk])
+    ]
+
+
 def _mission_resolved(payload: dict[str, Any]) -> list[Draft]:
     """R-8.4: only the target learns of a mission, when the organiser resolves it; the sender
     is told its outcome. The words name the two powers, the kind of mission and the outcome's
@@ -302,6 +334,7 @@ BUILDERS = {
     "agreement_proposed": _agreement_proposed,
     "motion_opened": _motion_opened,
     "battle_record": _battle_record,
+    "battle_declined": _battle_declined,
     "mission_resolved": _mission_resolved,
 }
 

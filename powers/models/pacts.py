@@ -18,12 +18,19 @@ from .campaign import Campaign, Power
 class BattleRecord(CampaignScoped):
     """R-10.6: a battle fought on the tabletop, entered by one power in it. It takes effect
     (``confirmed``) once every other power in it confirms, or the admin confirms it; the next
-    resolution applies it and it is ``applied``."""
+    resolution applies it and it is ``applied`` (or ``unapplied``, whole, when the fleet changed
+    under it). One still awaiting confirmation when the round resolves has ``expired``."""
 
     class Status(models.TextChoices):
         PROPOSED = "proposed", "Awaiting confirmation"
         CONFIRMED = "confirmed", "Confirmed"
         APPLIED = "applied", "Applied"
+        # never applied (R-10.6, issue 29): the fleet had changed under it at the resolution,
+        # nobody had confirmed it by then, its entering power withdrew it, the organiser voided it
+        UNAPPLIED = "unapplied", "Not applied: the fleet had changed"
+        EXPIRED = "expired", "Not confirmed before the round resolved"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+        VOID = "void", "Voided by the organiser"
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
     key = models.CharField(max_length=64, validators=[key_validator])

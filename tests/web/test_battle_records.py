@@ -6,10 +6,12 @@ does not resolve early while one awaits confirmation. A power sees only the reco
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from economy import services
 from economy.models import Round
@@ -191,13 +193,100 @@ def test_bad_input_names_the_field_and_changes_nothing(
     assert not BattleRecord.objects.exists()
 
 
-def test_a_wrong_craft_is_refused_at_confirmation_and_the_record_waits(world: World) -> None:
-    record = {**RECORD, "craft": [{"craft": "p1-nothing", "destroyed": True}]}
-    key = propose(world, record)  # the proposer learns nothing of p1's fleet
-    r = post(client_of(world, 1), f"battles/{key}/", {"action": "confirm"})
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        # a craft elsewhere and no craft at all read alike: nothing of other fleets leaks
+        ({"craft": "p1-y1", "destroyed": True}, "p1-y1: no such craft of p0 or p1 at 0101"),
+        (
+            {"craft": "p1-nothing", "destroyed": True},
+            "p1-nothing: no such craft of p0 or p1 at 0101",
+        ),
+        ({"craft": "p2-g0-f0", "destroyed": True}, "p2-g0-f0: no such craft of p0 or p1 at 0101"),
+        ({"craft": "p1-g0-f0", "systems_destroyed": {"hull": 1}}, "p1-g0-f0, systems destroyed"),
+        ({"craft": "p1-g0-f0", "systems_destroyed": {"b1": 2}}, "b1: more than its 1 units"),
+        ({"craft": "p1-g0-f0", "cf_lost": 4}, "p1-g0-f0: 4 CF lost, but it has 3 aboard"),
+        (
+            {"craft": "p1-g0-f0", "captured_by": "p0", "into": "p0-far"},
+            "p1-g0-f0: captured into p0-far, which is not at 0101",
+        ),
+    ],
+)
+def test_a_record_is_checked_whole_when_it_is_entered(
+    world: World, line: dict[str, Any], message: str
+) -> None:
+    """Issue 29: the engine's own rules check the record at entry, and the power entering it is
+    told what is wrong; nothing is written."""
+    FleetGroup.objects.create(
+        campaign=world.campaign, key="p0-far", power=world.powers[0], col=2, row=2
+    )
+    record = {**RECORD, "craft": [{"craft": "p0-g0-f0", "cf_lost": 1}, line]}
+    r = post(client_of(world, 0), "battles/", record)
     assert r.status_code == 400
-    assert "p1-nothing" in json.dumps(r.json())
-    assert BattleRecord.objects.get(key=key).status == "proposed"
+    assert any(message in e for e in r.json()["craft"]), r.json()
+    assert not BattleRecord.objects.exists()
+
+
+def test_a_decline_tells_the_entering_power_who_and_why(
+    world: World, eager: None, django_capture_on_commit_callbacks: Any
+) -> None:
+    key = propose(world)
+    with django_capture_on_commit_callbacks(execute=True):
+        r = post(client_of(world, 1), f"battles/{key}/", {"action": "decline", "reason": "No."})
+    assert r.status_code == 200
+    told = Notice.objects.get(user=world.users[0], kind="battle_declined")
+    assert told.title == "Power 1 declined your battle record at 0101"
+    assert "\u201cNo.\u201d" in told.body and told.link.endswith("/powers/p0/battles/")
+    assert not Notice.objects.filter(kind="battle_declined").exclude(user=world.users[0])
+
+
+def test_the_entering_power_withdraws_and_the_round_resolves_by_itself(
+    world: World, django_capture_on_commit_callbacks: Any
+) -> None:
+    key = propose(world)
+    for power in world.powers:
+        services.submit_sheet(power=power, actor="t")
+    assert not services.round_is_complete(open_round(world))
+    r = post(client_of(world, 1), f"battles/{key}/", {"action": "withdraw"})
+    assert r.status_code == 400 and "only the power that entered it" in json.dumps(r.json())
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        r = post(client_of(world, 0), f"battles/{key}/", {"action": "withdraw"})
+    assert r.status_code == 200 and r.json()["status"] == "withdrawn"
+    assert callbacks, "no resubmission: the withdrawal enqueues the resolution"
+    assert services.round_is_complete(open_round(world))
+    assert services.resolve_round(round_id=open_round(world).pk)
+    assert Craft.objects.filter(key="p1-g0-f0").exists()  # never applied
+
+
+def test_the_organiser_voids_a_record_and_the_round_resolves_by_itself(
+    world: World, django_capture_on_commit_callbacks: Any
+) -> None:
+    key = propose(world)
+    post(client_of(world, 1), f"battles/{key}/", {"action": "confirm"})
+    for power in world.powers:
+        services.submit_sheet(power=power, actor="t")
+    record = BattleRecord.objects.get(key=key)
+    with django_capture_on_commit_callbacks(execute=False):
+        battles.void(record=record, actor="admin:o")
+    record.refresh_from_db()
+    assert record.status == "void"
+    assert services.resolve_round(round_id=open_round(world).pk)
+    assert Craft.objects.filter(key="p1-g0-f0").exists()  # a voided record never applies
+
+
+def test_an_unconfirmed_record_at_the_deadline_is_not_applied_and_expires(world: World) -> None:
+    """R-10.6: at the deadline the round resolves without it; it expires, so it does not hold
+    the next round back."""
+    key = propose(world)
+    rnd = open_round(world)
+    Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now())
+    assert rnd.pk in services.sweep(now=timezone.now() + timedelta(seconds=1))
+    assert services.resolve_round(round_id=rnd.pk)
+    assert BattleRecord.objects.get(key=key).status == "expired"
+    assert Craft.objects.filter(key="p1-g0-f0").exists()
+    for power in world.powers:
+        services.submit_sheet(power=power, actor="t")
+    assert services.round_is_complete(open_round(world))
 
 
 def test_a_record_never_reaches_a_power_not_in_it(world: World, client: Any) -> None:
