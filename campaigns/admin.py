@@ -26,6 +26,7 @@ from campaigns import invitations, services
 from campaigns.checklist import missing, not_started, setup_checklist
 from campaigns.sector_import import SectorImportError, import_into
 from economy.models import Round
+from notices.selectors import organiser_waits
 from powers.models import Campaign, Consumable, GroupLimit, Invitation, Membership, Power
 from powers.scoped_choices import campaign_choices
 from trade.models import MarketEdge, PowerTax
@@ -291,6 +292,8 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
             extra["checklist"] = items
             rnd = Round.objects.filter(campaign=campaign, number=campaign.current_round).first()
             extra["can_start"] = not_started(rnd) and not missing(items)
+            # issue 29: what the live round waits for, all of it, with links to act
+            extra["round_waits"] = organiser_waits(campaign)
         return super().change_view(request, object_id, form_url, extra)
 
     def start_view(self, request: HttpRequest, object_id: int) -> HttpResponse:

@@ -285,7 +285,7 @@ def withdraw_sheet(*, power: Power, actor: str, round_number: int | None = None)
 
 def round_is_complete(rnd: Round) -> bool:
     """Every power has submitted and no battle record awaits confirmation (R-10.6): the round
-    may resolve before its deadline (unless paused). ``economy.waits`` reads it, and what the
+    may resolve before its deadline (unless paused). ``economy.waiting`` reads it, and what the
     players are told the round waits for comes from the same reader."""
     return waiting.of_round(rnd).complete
 

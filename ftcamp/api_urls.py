@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from command import api as command_api
 from economy import api as economy_api
 from fleet import battle_api, pact_api
+from notices import api as notices_api
 from powers import api as powers_api
 from trade import api as trade_api
 
@@ -14,8 +15,10 @@ C = "campaigns/<int:campaign_id>/"
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("turn/", notices_api.MyTurn.as_view(), name="api-turn"),
     path("campaigns/", powers_api.CampaignList.as_view(), name="api-campaigns"),
     path(C, powers_api.CampaignDetail.as_view(), name="api-campaign"),
+    path(C + "turn/", notices_api.CampaignTurn.as_view(), name="api-campaign-turn"),
     path(C + "power/", powers_api.MyPower.as_view(), name="api-power"),
     path(C + "systems/", powers_api.MySystems.as_view(), name="api-systems"),
     path(C + "designs/", powers_api.MyDesigns.as_view(), name="api-designs"),

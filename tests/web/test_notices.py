@@ -341,11 +341,12 @@ def test_whose_turn_on_my_campaigns_and_dashboard(
     iso = rnd.deadline.isoformat()
     assert f'<time class="deadline" datetime="{iso}" data-countdown>{stamp} UTC</time>' in page
     assert "You have not submitted your orders yet." in page
-    assert "Power 1 has submitted; still to submit: Power 0 and Power 2." in page
+    assert "Waiting for you and Power 2 to submit their orders." in page  # issue 29
+    assert "Resolves at the deadline, <time" in page
     services.submit_sheet(power=world.powers[0], actor="t")
     dash = client.get(reverse("dashboard", args=[world.campaign.pk, "p0"])).content.decode()
     assert "You have submitted your orders" in dash
-    assert "Power 0 and Power 1 have submitted; still to submit: Power 2." in dash
+    assert "Waiting for Power 2 to submit its orders." in dash
     assert "js/notices.js" in dash and "css/notices.css" in dash
     Round.objects.filter(pk=rnd.pk).update(paused=True)
     dash = client.get(reverse("dashboard", args=[world.campaign.pk, "p0"])).content.decode()
