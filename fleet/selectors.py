@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Q
 
@@ -19,19 +19,25 @@ from economy.engine.designs import (
 )
 from economy.engine.navy import Navy
 from economy.engine.state import Build, Craft, Group, State, Static
+from economy.engine.validate import hex_problem
 from economy.events import ORDERS, own
 from economy.models import Order, RoundStatus
 from economy.snapshot import load_power_fleet
+from ftcamp.errors import Refused
 from powers.models import (
     BattleCraft,
     BattleParty,
     BattleRecord,
+    DesignSystem,
+    FleetGroup,
     GroupKind,
     Loan,
     Power,
     StarSystem,
     Transfer,
 )
+from powers.models import Craft as CraftModel
+from powers.models import Static as StaticModel
 
 APPLIED_OR_DUE = (BattleRecord.Status.CONFIRMED, BattleRecord.Status.APPLIED)  # R-10.6
 MAX_ROUNDS = 99  # "rounds to finish" beyond this reads as "many"
@@ -522,6 +528,11 @@ class RecordView:
     parties: list[dict[str, str]]
     craft: list[dict[str, Any]]
 
+    @property
+    def status_words(self) -> str:
+        """Its status as a player reads it ("Awaiting confirmation", "Withdrawn", ...)."""
+        return BattleRecord.Status(self.status).label
+
 
 def records_of(power: Power) -> list[RecordView]:
     """The records ``power`` is in, newest first (3 queries): to confirm, awaiting others,
@@ -536,7 +547,7 @@ def records_of(power: Power) -> list[RecordView]:
     for p in BattleParty.objects.filter(record_id__in=ids).select_related("power"):
         parties[p.record_id].append(p)
     craft: dict[int, list[BattleCraft]] = {pk: [] for pk in ids}
-    for c in BattleCraft.objects.filter(record_id__in=ids).select_related("captured_by"):
+    for c in BattleCraft.objects.filter(record_id__in=ids).select_related("power", "captured_by"):
         craft[c.record_id].append(c)
     return [
         RecordView(
@@ -554,6 +565,7 @@ def records_of(power: Power) -> list[RecordView]:
             [
                 {
                     "craft": c.craft_key,
+                    "power": c.power.key,  # its owner when the battle was fought
                     "destroyed": c.destroyed,
                     "systems_destroyed": c.systems_destroyed,
                     "systems_disabled": c.systems_disabled,
@@ -568,6 +580,19 @@ def records_of(power: Power) -> list[RecordView]:
     ]
 
 
+def record_systems(power: Power, records: list[RecordView]) -> dict[str, dict[str, str]]:
+    """The names of the systems of the craft the records list, by craft and system id (one
+    query; a craft since destroyed is not named)."""
+    keys = {c["craft"] for r in records for c in r.craft}
+    out: dict[str, dict[str, str]] = defaultdict(dict)
+    if keys:
+        for craft, key, name in DesignSystem.objects.filter(
+            design__campaign_id=power.campaign_id, design__craft__key__in=keys
+        ).values_list("design__craft__key", "key", "name"):
+            out[craft][key] = name
+    return dict(out)
+
+
 def battle_hexes(campaign_id: int) -> list[str]:
     """Where battles have been fought (confirmed or applied records): the public sees a marker
     at each hex, never a record's contents (R-10.6)."""
@@ -580,6 +605,228 @@ def battle_hexes(campaign_id: int) -> list[str]:
             ).values_list("col", "row")
         }
     )
+
+
+# --- a battle's roster: what the structured record form offers (R-10.6, issue 29) ----------
+
+
+@dataclass(frozen=True)
+class BattleSite:
+    """A hex where the power's own craft are as the round began: the form's hex choices."""
+
+    hex: str
+    label: str  # the hex, its star system, the power's groups and statics there
+
+
+def battle_sites(power: Power) -> list[BattleSite]:
+    """The hexes of the power's own groups and statics (its craft, those in orbit with its
+    builders among them), with what is there by name (3 queries)."""
+    units: dict[str, list[str]] = defaultdict(list)
+    for model, word in ((FleetGroup, "Group"), (StaticModel, "Static")):
+        for key, col, row in (
+            model.objects.filter(power=power).order_by("key").values_list("key", "col", "row")
+        ):
+            units[f"{col:02d}{row:02d}"].append(f"{word} {shown(power, key)}")
+    at = Q(pk__in=[])
+    for hx in units:
+        at |= Q(hex__col=int(hx[:2]), hex__row=int(hx[2:]))
+    systems: dict[str, str] = {}
+    if units:
+        found = StarSystem.objects.filter(at, campaign_id=power.campaign_id)
+        for name, col, row in found.values_list("name", "hex__col", "hex__row"):
+            systems[f"{col:02d}{row:02d}"] = name
+    return [
+        BattleSite(hx, " · ".join([hx, *([systems[hx]] if hx in systems else []), ", ".join(u)]))
+        for hx, u in sorted(units.items())
+    ]
+
+
+@dataclass(frozen=True)
+class RosterSystem:
+    """One system of a craft's design: ``count`` units (R-10.0), the most destroyed or
+    disabled."""
+
+    key: str
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class RosterCraft:
+    """A craft at the battle's hex, by name. Its damage as the round began is given for the
+    viewer's own craft only (``None`` for another power's: its player confirms the record)."""
+
+    key: str
+    name: str
+    design: str
+    power: str
+    power_name: str
+    static: bool  # a static design: captured into a static; a mobile one into a group
+    where: str  # its group or static, or the builder it is in orbit with, by name
+    cf: int  # CF aboard: the most it can lose
+    systems: list[RosterSystem]
+    destroyed: dict[str, int] | None
+    disabled: dict[str, int] | None
+
+
+@dataclass(frozen=True)
+class RosterCarrier:
+    """A group or static a captured craft may go into: one of the captor's at the hex, or a
+    new one (its key made here, readable and new: captor, hex and round)."""
+
+    key: str
+    name: str
+    static: bool
+    new: bool = False
+
+
+@dataclass(frozen=True)
+class RosterPower:
+    key: str
+    name: str
+    carriers: list[RosterCarrier]
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The craft of the named powers at one hex as the open round began, and where each power
+    could put a craft it captured there."""
+
+    hex: str
+    powers: list[RosterPower]  # the viewer's first, then the others as named
+    craft: list[RosterCraft]  # by power in that order, then by where they are and name
+
+
+MAX_POWERS = 20  # powers named in one battle
+
+
+def new_carrier_keys(captor: str, hex_: str, round_number: int) -> tuple[str, str]:
+    """The keys of a new group and a new static a captor's prizes go into, as the captor
+    would have typed them (``<power>-`` in front, economy.entry): readable, and new, as no
+    carrier is made in a round before its resolution."""
+    return (
+        f"{captor}-prizes-{hex_}-r{round_number}",
+        f"{captor}-prize-base-{hex_}-r{round_number}",
+    )
+
+
+def _named_powers(power: Power, power_keys: Any) -> dict[str, tuple[int, str]]:
+    if (
+        not isinstance(power_keys, list)
+        or len(power_keys) > MAX_POWERS
+        or not all(isinstance(k, str) and 0 < len(k) <= 64 for k in power_keys)
+    ):
+        raise Refused(f"powers: expected a list of up to {MAX_POWERS} power ids")
+    keys: list[str] = power_keys
+    rows = {
+        k: (pk, name)
+        for pk, k, name in Power.objects.filter(
+            campaign_id=power.campaign_id, key__in=keys
+        ).values_list("pk", "key", "name")
+    }
+    missing = sorted({k for k in keys if k not in rows})
+    if missing:
+        raise Refused(f"powers: no such power: {', '.join(missing[:5])}")
+    if power.key not in rows:
+        raise Refused("powers: your own power is one of the powers in the battle")
+    mine = {power.key: rows[power.key]}
+    return mine | {k: rows[k] for k in keys if k != power.key}
+
+
+class _Unit(NamedTuple):
+    pk: int
+    key: str
+    static: bool
+    power: str
+    name: str
+
+
+def battle_roster(power: Power, hex_: Any, power_keys: Any) -> Roster:
+    """R-10.6: the craft of the named powers at ``hex_`` as the open round began, for
+    ``power``'s record of a battle there (issue 29), in at most 7 queries whatever the size of
+    the campaign. ``Refused`` naming the field: a hex off the map, an unknown power, a list
+    without ``power`` (only a power in the battle asks), a hex where ``power`` has neither a
+    group, a static nor a system (the roster is of battles it fought, never a look at another
+    hex). A player may name any power of the campaign (docs/decisions.md): the roster shows
+    those powers' craft at that hex, and nothing of them elsewhere."""
+    campaign = power.campaign
+    problem = hex_problem(hex_, campaign.map_bounds())
+    if problem:
+        raise Refused(f"hex: {problem}")
+    hx = str(hex_)
+    col, row = int(hx[:2]), int(hx[2:])
+    named = _named_powers(power, power_keys)
+    key_of = {pk: k for k, (pk, _) in named.items()}
+    here = {"campaign_id": campaign.pk, "power_id__in": list(key_of), "col": col, "row": row}
+    units: dict[tuple[bool, int], _Unit] = {}
+    for model, static, word in ((FleetGroup, False, "Group"), (StaticModel, True, "Static")):
+        for pk, key, owner in (
+            model.objects.filter(**here).order_by("key").values_list("pk", "key", "power_id")
+        ):
+            p = key_of[owner]
+            units[static, pk] = _Unit(pk, key, static, p, f"{word} {shown(p, key)}")
+    if not any(u.power == power.key for u in units.values()) and not (
+        StarSystem.objects.filter(
+            campaign_id=campaign.pk, holder=power, hex__col=col, hex__row=row
+        ).exists()
+    ):
+        raise Refused(
+            f"hex: you have no group, static or system at {hx}: the roster lists the craft "
+            "of a battle where you were"
+        )
+    groups = [u.pk for u in units.values() if not u.static]
+    statics = [u.pk for u in units.values() if u.static]
+    craft: list[tuple[Any, ...]] = []
+    if units:
+        craft = list(
+            CraftModel.objects.filter(campaign_id=campaign.pk, power_id__in=list(key_of))
+            .filter(
+                Q(group_id__in=groups)
+                | Q(static_id__in=statics)
+                | Q(orbit__group_id__in=groups)
+                | Q(orbit__static_id__in=statics)
+            )
+            .values_list(
+                "key", "power_id", "design_id", "design__name", "design__mobility", "crew",
+                "destroyed", "disabled", "group_id", "static_id", "orbit__key",
+                "orbit__group_id", "orbit__static_id",
+            )
+        )  # fmt: skip
+    systems: dict[int, list[RosterSystem]] = defaultdict(list)
+    for design, key, name, count in (
+        DesignSystem.objects.filter(design_id__in={c[2] for c in craft})
+        .order_by("design_id", "position", "key")
+        .values_list("design_id", "key", "name", "count")
+    ):
+        systems[design].append(RosterSystem(key, name, count))
+    rows = []
+    for key, owner, design, design_name, mobility, crew, lost, off, *place in craft:
+        group, static, orbit, orbit_group, orbit_static = place
+        p = key_of[owner]
+        if orbit:
+            unit = units[(False, orbit_group) if orbit_group else (True, orbit_static)]
+            where = f"{unit.name}, in orbit with {shown(p, orbit)}"
+        else:
+            where = units[(False, group) if group else (True, static)].name
+        mine = owner == power.pk
+        rows.append(
+            RosterCraft(
+                key, shown(p, key), design_name, p, named[p][1], mobility == "static", where,
+                crew, systems[design], dict(lost) if mine else None, dict(off) if mine else None,
+            )
+        )  # fmt: skip
+    order = {k: i for i, k in enumerate(named)}
+    rows.sort(key=lambda c: (order[c.power], c.where, c.name))
+    powers = []
+    for p, (_, name) in named.items():
+        new_group, new_static = new_carrier_keys(p, hx, campaign.current_round)
+        carriers = [RosterCarrier(u.key, u.name, u.static) for u in units.values() if u.power == p]
+        carriers += [
+            RosterCarrier(new_group, "a new group", False, new=True),
+            RosterCarrier(new_static, "a new static", True, new=True),
+        ]
+        powers.append(RosterPower(p, name, carriers))
+    return Roster(hx, powers, rows)
 
 
 # --- the page's craft lines ---------------------------------------------------------------

@@ -9,6 +9,7 @@ urlpatterns = [
     path(P + "fleet/design/", views.register_design, name="fleet-design"),
     path(P + "fleet/design/check/", views.check_design, name="fleet-design-check"),
     path(P + "battles/", battle_views.battles, name="battles"),
+    path(P + "battles/roster/", battle_views.battle_roster, name="battle-roster"),
     path(P + "battles/enter/", battle_views.battle_enter, name="battle-enter"),
     path(P + "battles/act/", battle_views.battle_act, name="battle-act"),
     path(P + "pacts/propose/", pact_views.pact_propose, name="pact-propose"),

@@ -41,6 +41,7 @@ urlpatterns = [
     path(C + "reports/<int:number>/", economy_api.Report.as_view(), name="api-report"),
     path(C + "ledger/", economy_api.Ledger.as_view(), name="api-ledger"),
     path(C + "battles/", battle_api.Battles.as_view(), name="api-battles"),
+    path(C + "battles/roster/", battle_api.BattleRoster.as_view(), name="api-battle-roster"),
     path(C + "battles/<str:key>/", battle_api.BattleAnswer.as_view(), name="api-battle"),
     path(C + "pacts/", pact_api.Pacts.as_view(), name="api-pacts"),
     path(C + "pacts/<str:key>/", pact_api.PactAnswer.as_view(), name="api-pact"),

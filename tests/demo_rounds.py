@@ -66,6 +66,8 @@ ORDERS: Orders = {
         [
             {"type": "market_sell", "resource": "gal", "amount": 10, "to": "esu-core"},
             {"type": "conscript", "system": "lena", "loyalty": 1},
+            # to meet nac-2 at Dunmore's hex: the battle entered in round 3 (BATTLE)
+            {"type": "declare_group", "group": "esu-2", "hex": "0505", "order": "none"},
         ],
         [{"type": "research_project", "gal": 2}],
         [{"type": "conscript", "system": "lena", "loyalty": 1}],

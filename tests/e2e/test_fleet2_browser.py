@@ -9,6 +9,8 @@ completes and adds max(1, ceil(100 x 3 / 60)) = 5 % fatigue (NPV 60)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -59,10 +61,13 @@ def test_battle_record_repair_with_fatigue_and_a_loan_that_returns(
     fleet_page(p0, base, cid, "p0")
     p0.get_by_role("link", name="Battle records").click()
     enter = p0.locator("#enter-battle")
-    enter.get_by_label("Hex").fill(hex_)
     expect(enter.get_by_label("Power 0", exact=True)).to_be_checked()  # its own, ticked
     enter.get_by_label("Power 1", exact=True).check()
-    enter.get_by_label("Craft").fill("p0-g0-f0 lost b1=1")
+    # picked (issue 29): the hex among its own, then the frigate's row by name
+    site = enter.get_by_label("Hex", exact=True).locator("option", has_text=hex_)
+    enter.get_by_label("Hex", exact=True).select_option(label=site.text_content())
+    row = enter.locator("tr.roster-row").filter(has=p0.locator("th", has_text=re.compile("^g0-f0")))
+    row.get_by_label("Class 1 beam destroyed").fill("1")
     enter.get_by_role("button", name="Enter the record").click()
     expect(p0.locator("#battles-section")).to_contain_text("Awaiting others 1")
     p1.goto(f"{base}/campaigns/{cid}/powers/p1/battles/")

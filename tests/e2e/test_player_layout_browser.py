@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pytest
 from django.core.management import call_command
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from pytest_django import DjangoDbBlocker
 from pytest_django.live_server_helper import LiveServer
 
@@ -126,10 +126,20 @@ def play_demo(browser: Browser, base: str, players: dict[str, BrowserContext]) -
     page.get_by_role("link", name="Fleet", exact=True).click()
     page.get_by_role("link", name="Battle records").click()
     form = page.locator("#enter-battle")
-    form.locator('[name="hex"]').fill(str(BATTLE["hex"]))
-    form.locator('[name="craft"]').fill(str(BATTLE["craft"]))
     for key in BATTLE["powers"]:  # ticked by the power's name
         form.get_by_label(names[key], exact=True).check()
+    # the hex among nac's own, then BATTLE's craft lines as rows of the roster, by name
+    site = form.get_by_label("Hex", exact=True).locator("option", has_text=str(BATTLE["hex"]))
+    form.get_by_label("Hex", exact=True).select_option(label=site.text_content())
+    frigates = form.locator("tr.roster-row").filter(
+        has=page.locator("th", has_text=re.compile("^2-1"))
+    )
+
+    def frigate(key: str) -> Locator:  # the power's, by the name under the craft's
+        return frigates.filter(has=page.locator("th", has_text=names[key]))
+
+    frigate("nac").get_by_label("CF lost", exact=True).fill("1")
+    frigate("esu").get_by_label("Destroyed", exact=True).check()
     page.get_by_role("button", name="Enter the record").click()
     expect(page.locator(".card.battle")).to_have_count(1)
     # an agreement awaiting an answer and a motion before the committee: their forms show

@@ -297,9 +297,12 @@ def record_battle(table: Table) -> None:
     destroyed) on its Battle records page; esu confirms it on its own."""
     page = table.tab("nac", "battles/")
     form = page.locator("#enter-battle")
-    form.get_by_label("Hex").fill("0203")
+    # picked, not typed (issue 29): the hex among nac's own, esu by name, the frigate's row
     form.get_by_label(NAMES["esu"], exact=True).check()
-    form.get_by_label("Craft").fill("nac-1-1 lost s1=1")
+    avalon = form.get_by_label("Hex", exact=True).locator("option", has_text="Avalon")
+    form.get_by_label("Hex", exact=True).select_option(label=avalon.text_content())
+    row = form.locator("tr.roster-row").filter(has=page.locator("th", has_text=re.compile("^1-1")))
+    row.get_by_label("Class 1 beam destroyed").fill("1")
     form.get_by_role("button", name="Enter the record").click()
     expect(page.locator("#battles-section")).to_contain_text("Awaiting others 1")
     page = table.tab("esu", "battles/")

@@ -55,6 +55,7 @@ POLICY = {
     "fleet": "owner",
     "battles": "owner",
     "command": "owner",  # issue 16: the Command page
+    "battle-roster": "owner",  # issue 29: the roster of a battle's form
     "battle-enter": "owner",
     "battle-act": "owner",
     "pact-propose": "owner",
@@ -90,6 +91,7 @@ POLICY = {
     "api-ledger": "member",
     "api-battles": "member",  # each sees only the records it is in (test_battle_records)
     "api-battle": "member",
+    "api-battle-roster": "member",  # a power in the battle, where it was (test_battle_form)
     "api-pacts": "member",  # each sees only its own (test_pacts)
     "api-pact": "member",
     # each sees only its own (test_command_api, test_command_secrecy)
