@@ -20,9 +20,10 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django_stubs_ext import WithAnnotations
 
-from campaigns import invitations, services
+from campaigns import invitations, services, starting
 from campaigns.checklist import missing, not_started, setup_checklist
 from campaigns.sector_import import SectorImportError, import_into
 from economy.models import Round
@@ -203,16 +204,35 @@ class PlayerInline(CampaignChoices, admin.TabularInline[Membership, Campaign]):
 
 
 class InvitationInline(CampaignChoices, admin.TabularInline[Invitation, Campaign]):
-    """Invite a player to a power by email: saving sends a single-use link (issue 18)."""
+    """Invite a player to a power by email: saving sends a single-use link (issue 18), which
+    the organiser may also copy from here (issue 30) to hand over without email."""
 
     model = Invitation
     fields = ("power", "email", "status")
-    readonly_fields = ("status",)
+    readonly_fields = ("status", "link")
     extra = 0
     verbose_name_plural = "invitations (an email per power; saving sends the link)"
+    _request: HttpRequest | None = None
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False  # an invitation sent is not edited: delete it and invite again
+
+    def get_fields(self, request: HttpRequest, obj: Campaign | None = None) -> list[Any]:
+        # The link is a credential: only whoever may invite (add invitations) sees it, not a
+        # staff member who may merely view the campaign.
+        # Inline instances are made afresh for each request, so keeping it here is safe; the
+        # read-only column needs it for the host the link is built on.
+        self._request = request
+        fields = list(super().get_fields(request, obj))
+        return [*fields, "link"] if request.user.has_perm("powers.add_invitation") else fields
+
+    @admin.display(description="link (works once; copy it to hand over without email)")
+    def link(self, obj: Invitation) -> str:
+        if obj.pk is None or self._request is None or not invitations.shown(obj):
+            return "–"
+        return format_html(
+            '<code class="invitation-link">{}</code>', invitations.link(obj, self._request)
+        )
 
     @admin.display(description="status")
     def status(self, obj: Invitation) -> str:
@@ -273,8 +293,10 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
 
     def get_urls(self) -> list[URLPattern]:
         start = self.admin_site.admin_view(self.start_view)
+        shipyard = self.admin_site.admin_view(self.shipyard_view)
         return [
             path("<int:object_id>/start/", start, name="powers_campaign_start"),
+            path("<int:object_id>/shipyard/", shipyard, name="powers_campaign_shipyard"),
             *super().get_urls(),
         ]
 
@@ -320,6 +342,37 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
             )
         return HttpResponseRedirect(back)
 
+    def shipyard_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """POST ``power``: give that power of the campaign a starting shipyard (issue 30)."""
+        campaign = self.get_object(request, str(object_id))
+        if campaign is None or not self.has_change_permission(request, campaign):
+            raise Http404("No such campaign.")
+        back = reverse("admin:powers_campaign_change", args=[campaign.pk])
+        if request.method != "POST":
+            return HttpResponseRedirect(back)
+        chosen = str(request.POST.get("power", ""))
+        power = (
+            Power.objects.filter(campaign=campaign, pk=int(chosen)).first()
+            if chosen.isdigit()
+            else None
+        )
+        if power is None:
+            self.message_user(request, "Power: choose one of this campaign's.", messages.ERROR)
+            return HttpResponseRedirect(back)
+        try:
+            craft = starting.give_shipyard(power=power)
+        except starting.NoShipyard as exc:
+            self.message_user(request, f"No shipyard given — {exc}", messages.ERROR)
+        else:
+            where = craft.static.hex_code if craft.static else ""
+            self.message_user(
+                request,
+                f"{power.name} has a starting shipyard: an {craft.design.name} ({craft.key}) "
+                f"at its homeworld, hex {where}.",
+                messages.SUCCESS,
+            )
+        return HttpResponseRedirect(back)
+
     def save_related(
         self,
         request: HttpRequest,
@@ -341,4 +394,10 @@ class CampaignAdmin(admin.ModelAdmin[Campaign]):
         super().save_formset(request, form, formset, change)
         for obj in formset.new_objects:
             if isinstance(obj, Invitation):
-                invitations.invite(obj)
+                link = invitations.invite(obj, request)
+                self.message_user(
+                    request,
+                    f"Invitation to play {obj.power.name} sent to {obj.email}. Its link works "
+                    f"once, until {obj.expires_at:%Y-%m-%d %H:%M} UTC: {link}",
+                    messages.SUCCESS,
+                )

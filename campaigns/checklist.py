@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from economy.models import Round, RoundStatus
-from powers.models import Campaign, Power, StarSystem, SystemType
+from powers.models import Campaign, Craft, Power, StarSystem, SystemType
 
 MIN_POWERS = 2
 
@@ -22,6 +22,13 @@ class Item:
     done: bool
     detail: str
     required: bool = True  # homeworlds and fleets are advised: the rules allow a power without
+    powers: tuple[Power, ...] = ()  # the powers it names as missing something
+
+
+def builder_craft() -> QuerySet[Craft]:
+    """R-10.1: craft that can build — a construction system, not in orbit with another builder
+    (``fleet.selectors``' builders, before damage: set-up has none to speak of)."""
+    return Craft.objects.filter(orbit__isnull=True, design__systems__construction__gt=0)
 
 
 def _names(powers: Sequence[Power]) -> str:
@@ -45,6 +52,7 @@ def setup_checklist(campaign: Campaign) -> list[Item]:
                 distinct=True,
             ),
             units=Count("groups", distinct=True) + Count("statics", distinct=True),
+            has_builder=Exists(builder_craft().filter(power=OuterRef("pk"))),
         )
         .order_by("name")
     )
@@ -53,6 +61,7 @@ def setup_checklist(campaign: Campaign) -> list[Item]:
     invited = [p for p in powers if not p.players and p.invited]
     no_player = [p for p in powers if not p.players and not p.invited]
     no_fleet = [p for p in powers if not p.units]
+    no_builder = [p for p in powers if not p.has_builder]
     players = ""
     if invited:
         players += f"Invited, not yet joined: {_names(invited)}. "
@@ -104,6 +113,19 @@ def setup_checklist(campaign: Campaign) -> list[Item]:
             if powers
             else "Add powers first.",
             required=False,
+        ),
+        Item(
+            "builders",
+            "Builders",
+            bool(powers) and not no_builder,
+            f"No builder: {_names(no_builder)} — a power without one cannot build anything "
+            "(R-10.1). Give it a starting shipyard below, or a craft with construction."
+            if no_builder
+            else "Every power has a builder."
+            if powers
+            else "Add powers first.",
+            required=False,  # a power may play without building
+            powers=tuple(no_builder),
         ),
         Item(
             "round",

@@ -339,6 +339,41 @@ def _populate(campaign: Campaign) -> None:
     _populate_fleet(campaign, powers, groups)
 
 
+def template_design(power: Power, key: str, template: str) -> Design:
+    """``power``'s own completed (registered) copy of one of ``DESIGNS``, unsaved: the demo's
+    fleets, and a starting shipyard for any campaign (campaigns.starting)."""
+    name, cls, mobility, mass, npv, crew, loadout, _systems = DESIGNS[template]
+    return Design(
+        campaign_id=power.campaign_id,
+        power=power,
+        key=key,
+        name=name,
+        craft_class=cls,
+        mobility=mobility,
+        mass=mass,
+        npv=npv,
+        crew=crew,
+        loadout=loadout,
+        completed=True,
+    )
+
+
+def template_systems(design: Design, template: str) -> list[DesignSystem]:
+    """The systems of ``DESIGNS[template]`` for a saved ``design``, unsaved: ``s1``, ``s2``…"""
+    return [
+        DesignSystem(
+            design=design,
+            position=i,
+            key=f"s{i + 1}",
+            name=name,
+            points=points,
+            count=count,
+            **capacity,
+        )
+        for i, (name, points, count, capacity) in enumerate(DESIGNS[template][7])
+    ]
+
+
 def _populate_fleet(campaign: Campaign, powers: dict[str, Power], groups: list[FleetGroup]) -> None:
     """R-10: the catalogue, each power's designs, a shipyard static at its homeworld (a builder:
     construction 40 a round, workshop 60) and the craft of its groups; then the state is loaded
@@ -350,35 +385,13 @@ def _populate_fleet(campaign: Campaign, powers: dict[str, Power], groups: list[F
         for kind, mass, ore in CATALOGUE
     )
     designs = {
-        (p, d): Design(
-            campaign=campaign,
-            power=power,
-            key=f"{p}-{d}",
-            name=name,
-            craft_class=cls,
-            mobility=mobility,
-            mass=mass,
-            npv=npv,
-            crew=crew,
-            loadout=loadout,
-            completed=True,
-        )
+        (p, d): template_design(power, f"{p}-{d}", d)
         for p, power in powers.items()
-        for d, (name, cls, mobility, mass, npv, crew, loadout, _systems) in DESIGNS.items()
+        for d in DESIGNS
     }
     Design.objects.bulk_create(designs.values())
     DesignSystem.objects.bulk_create(
-        DesignSystem(
-            design=design,
-            position=i,
-            key=f"s{i + 1}",
-            name=name,
-            points=points,
-            count=count,
-            **capacity,
-        )
-        for (_p, d), design in designs.items()
-        for i, (name, points, count, capacity) in enumerate(DESIGNS[d][7])
+        s for (_p, d), design in designs.items() for s in template_systems(design, d)
     )
     homes = {holder: code for _k, _n, code, holder, kind, *_ in SYSTEMS if kind == "homeworld"}
     yards = Static.objects.bulk_create(

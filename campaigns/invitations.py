@@ -8,6 +8,8 @@ from typing import TypeGuard
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import timezone
 
 from ftcamp.errors import Refused
@@ -19,9 +21,30 @@ class InvitationRefused(Refused):
     """The link is used, expired or unknown, or the user already plays in the campaign."""
 
 
-def invite(invitation: Invitation) -> None:
-    """Have a new invitation's email sent, by Celery, once the transaction commits."""
-    announce.invitation_made(invitation.pk)
+def origin(request: HttpRequest) -> str:
+    """The scheme and host the organiser reached the site by (``https://camp.example:8443``):
+    the invitee follows the link to the same server, whatever ``FTCAMP_BASE_URL`` says. The
+    host is one of ``ALLOWED_HOSTS`` (``get_host`` refuses any other)."""
+    return request.build_absolute_uri("/").rstrip("/")
+
+
+def link(invitation: Invitation, request: HttpRequest) -> str:
+    """The invitation's link as the organiser's own request addresses the site. The token in
+    it is a credential: shown to the organiser in the admin only, never logged."""
+    return request.build_absolute_uri(reverse("invitation", args=[invitation.token]))
+
+
+def invite(invitation: Invitation, request: HttpRequest) -> str:
+    """Have a new invitation's email sent, by Celery, once the transaction commits, with the
+    link on the request's host; return that link. Only the origin travels to the task (the
+    token stays out of the broker and of its failure log); it reads the token itself."""
+    announce.invitation_made(invitation.pk, origin=origin(request))
+    return link(invitation, request)
+
+
+def shown(invitation: Invitation) -> bool:
+    """Whether its link still opens anything: unused and not expired."""
+    return _good(invitation)
 
 
 def _good(invitation: Invitation | None) -> TypeGuard[Invitation]:

@@ -52,7 +52,8 @@ from powers.models.command import CommandSettings, OutpostSensor, PostOfficer
 from trade.models import HubLink, HubNode, Shipment
 
 
-def _powers(campaign_id: int) -> tuple[dict[str, PowerView], dict[int, str]]:
+def power_views(campaign_id: int) -> tuple[dict[str, PowerView], dict[int, str]]:
+    """The campaign's powers by key, and their keys by id (1 query; the past maps too)."""
     rows = Power.objects.filter(campaign_id=campaign_id).values_list("id", "key", "name", "colour")
     views = {key: PowerView(key, name, colour) for _, key, name, colour in rows}
     return views, {pk: key for pk, key, _, _ in rows}
@@ -61,7 +62,7 @@ def _powers(campaign_id: int) -> tuple[dict[str, PowerView], dict[int, str]]:
 def _public_parts(campaign: Campaign) -> MapData:
     """Everything on the public map (7 queries, whatever the campaign's size)."""
     cid = campaign.pk
-    powers, key_of = _powers(cid)
+    powers, key_of = power_views(cid)
     hexes = tuple(
         (Hex(col, row), kind)
         for col, row, kind in MapHex.objects.filter(campaign_id=cid)
@@ -314,7 +315,7 @@ _SYSTEM_FIELDS = (
 
 
 def _public_panel(campaign_id: int, h: Hex) -> tuple[HexPanel, dict[int, str]]:
-    powers, key_of = _powers(campaign_id)
+    powers, key_of = power_views(campaign_id)
     hex_type = (
         MapHex.objects.filter(campaign_id=campaign_id, col=h.col, row=h.row)
         .values_list("hex_type", flat=True)

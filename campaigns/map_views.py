@@ -1,5 +1,6 @@
 """Map pages: the public campaign map (no login: spectators), each power's private map, their
-raw SVG and the hex panel (an htmx fragment). Views are thin: gate, selector, renderer."""
+raw SVG and the hex panel (an htmx fragment). Views are thin: gate, selector, renderer.
+``?round=N`` on a map or its SVG draws the map after resolved round N (``map_history``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
-from campaigns import map_selectors
+from campaigns import map_history, map_selectors
 from economy.engine.hexgrid import Hex
 from ftcamp.http import HtmxHttpRequest
 from powers.access import access_power_for_user
@@ -39,17 +40,28 @@ def _urls(campaign_id: int, power: Power | None) -> tuple[str, str]:
     return reverse(f"{prefix}-svg", args=args), reverse(f"{prefix}-hex", args=[*args, "XXYY"])
 
 
-def _svg_response(data: MapData, *, campaign_id: int, power: Power | None) -> HttpResponse:
-    svg = render_svg(data, hex_url=_urls(campaign_id, power)[1])
+def _svg_response(
+    data: MapData, *, campaign_id: int, power: Power | None, past: bool = False
+) -> HttpResponse:
+    # a past map has no hex panel: the panel tells what is known now, not then
+    svg = render_svg(data, hex_url="" if past else _urls(campaign_id, power)[1])
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Content-Security-Policy"] = SVG_CSP
     return response
 
 
 def _page(
-    request: HttpRequest, data: MapData, *, campaign: Campaign, power: Power | None
+    request: HttpRequest,
+    data: MapData,
+    *,
+    campaign: Campaign,
+    power: Power | None,
+    past: map_history.PastMap | None = None,
 ) -> HttpResponse:
     svg_url, hex_url = _urls(campaign.pk, power)
+    stepper = past.stepper if past is not None else map_history.live_stepper(campaign)
+    if past is not None:
+        svg_url, hex_url = f"{svg_url}?round={stepper.shown}", ""
     svg = render_svg(data, hex_url=hex_url)
     context = {
         "campaign": campaign,
@@ -61,8 +73,32 @@ def _page(
         "private": data.private,
         "notice": data.notice,
         "interest": data.interest,
+        "stepper": stepper,
+        "changes": past.changes if past is not None else None,
     }
     return render(request, "maps/map.html", context)
+
+
+def _map_data(
+    request: HttpRequest, campaign: Campaign, power: Power | None
+) -> tuple[MapData, map_history.PastMap | None]:
+    """The public map (``power`` None) or ``power``'s map: now, or after the round in
+    ``?round=`` (404 for a bad or unresolved one; a past private map holds only ``power``'s
+    own secrets of then)."""
+    number = map_history.parse_round(request.GET.get("round"))
+    if number is None:
+        live = (
+            map_selectors.public_map(campaign=campaign)
+            if power is None
+            else map_selectors.private_map(power=power)
+        )
+        return live, None
+    past = (
+        map_history.past_public(campaign=campaign, number=number)
+        if power is None
+        else map_history.past_private(power=power, number=number)
+    )
+    return past.data, past
 
 
 def _panel(
@@ -75,16 +111,15 @@ def _panel(
 @require_safe
 def public_map(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=campaign_id)
-    data = map_selectors.public_map(campaign=campaign)
-    return _page(request, data, campaign=campaign, power=None)
+    data, past = _map_data(request, campaign, None)
+    return _page(request, data, campaign=campaign, power=None, past=past)
 
 
 @require_safe
 def public_map_svg(request: HttpRequest, campaign_id: int) -> HttpResponse:
     campaign = get_object_or_404(Campaign, pk=campaign_id)
-    return _svg_response(
-        map_selectors.public_map(campaign=campaign), campaign_id=campaign.pk, power=None
-    )
+    data, past = _map_data(request, campaign, None)
+    return _svg_response(data, campaign_id=campaign.pk, power=None, past=past is not None)
 
 
 @require_safe
@@ -98,17 +133,16 @@ def public_hex(request: HtmxHttpRequest, campaign_id: int, hex: str) -> HttpResp
 @require_safe
 def private_map(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
     power = access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
-    data = map_selectors.private_map(power=power)
-    return _page(request, data, campaign=power.campaign, power=power)
+    data, past = _map_data(request, power.campaign, power)
+    return _page(request, data, campaign=power.campaign, power=power, past=past)
 
 
 @login_required
 @require_safe
 def private_map_svg(request: HttpRequest, campaign_id: int, power_key: str) -> HttpResponse:
     power = access_power_for_user(user=request.user, campaign_id=campaign_id, power_key=power_key)
-    return _svg_response(
-        map_selectors.private_map(power=power), campaign_id=campaign_id, power=power
-    )
+    data, past = _map_data(request, power.campaign, power)
+    return _svg_response(data, campaign_id=campaign_id, power=power, past=past is not None)
 
 
 @login_required

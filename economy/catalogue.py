@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from django.db.models import CharField, F, Model, Q, QuerySet, Value
+from django.db.models import BigIntegerField, CharField, F, IntegerField, Model, Q, QuerySet, Value
 
-from economy.engine.catalog import Catalog, FleetCatalog
+from economy.engine.catalog import BANK, GOODS, Catalog, FleetCatalog, Holdings
 from economy.engine.command_entry import CHECKED as CHAIN_CHECKED
 from economy.engine.command_entry import Desk, entry_problem
 from economy.engine.command_state import Officer as OfficerState
@@ -33,7 +33,7 @@ from powers.models import (
     WorkKind,
 )
 from powers.models.command import Diplomat, Officer
-from trade.models import Agreement, Motion, Shipment, TradeHub
+from trade.models import Agreement, HubNode, Motion, Shipment, TradeHub
 
 # --- layer 2's catalogue: only what the order names (issue 13) ------------------------------
 #
@@ -45,6 +45,15 @@ from trade.models import Agreement, Motion, Shipment, TradeHub
 # the rows as they are now, so there is nothing to go stale.
 
 FLEET_KINDS = ("design", "craft", *WorkKind.values, "consumable")  # R-10: in _catalog
+# issue 30: what each place holds, read in the same query as its owner (its amount columns);
+# the bank is the power's row, read by the access gate
+STOCKS: dict[str, tuple[tuple[str, str], ...]] = {
+    "system": (("ore", "stock_ore"), ("bio", "stock_bio"), ("pl", "stock_pl")),
+    "hub": (("ore", "pool_ore"), ("bio", "pool_bio"), ("pl", "pool_pl")),
+    "group": (("troops", "troops"), ("ep", "ep")),
+    "static": (("pl", "passengers"), ("troops", "troops"), ("ep", "ep")),
+}
+CARRIERS = ("group", "static")  # what a fleet order draws at the hex of (R-1.4)
 COMMAND_PARTS = ((Officer, "officer"), (CommandBubble, "bubble"), (Diplomat, "diplomat"))
 COMMAND_KINDS = tuple(k for _, k in COMMAND_PARTS)
 OWNED_KINDS = ("group", "static", "hub", "system", *FLEET_KINDS, *COMMAND_KINDS)
@@ -75,18 +84,30 @@ def catalog_for(power: Power, stored: dict[str, Any]) -> Catalog:
     owned: dict[str, dict[str, Any]] = {k: {} for k in OWNED_KINDS}
     powers: set[str] = set()
     ids: set[str] = set()
+    holdings = Holdings(stock={(BANK, "gal"): power.gal, (BANK, "tp"): power.tp})
+    hexes: dict[str, tuple[int, int]] = {}  # the power's named carriers' hexes (R-1.4)
     names = [n for n in named(stored) if len(n) <= KEY_LENGTH]
     if names:
         size = 1 << (len(names) - 1).bit_length()  # a few prepared queries, not one per length
         keys = {f"k{i}": names[min(i, len(names) - 1)] for i in range(size)}
-        for kind, key, owner in _catalog(size).rows(campaign=power.campaign_id, **keys):
+        for kind, key, owner, *amounts, col, row in _catalog(size).rows(
+            campaign=power.campaign_id, **keys
+        ):
             if kind != "consumable":  # a catalogue kind is not an id
                 ids.add(key)
             if kind == "power":
                 powers.add(key)
             elif kind in owned:
                 owned[kind][key] = owner
+            if owner == power.key and kind in STOCKS:  # only the power's own (issue 30)
+                holdings.add(
+                    kind, key, {r: n for (r, _), n in zip(STOCKS[kind], amounts, strict=False)}
+                )
+                if kind in CARRIERS:
+                    hexes[key] = (col, row)
     spec = SPECS.get(str(stored.get("type")))
+    if hexes and spec is not None and any(f.draws and f.draws.reach for f in spec.fields):
+        _reach(power, hexes, holdings)
     has_hexes = spec is not None and any(f.kind.on_map for f in spec.fields)
     fleet = FleetCatalog(
         owned["design"],
@@ -107,7 +128,28 @@ def catalog_for(power: Power, stored: dict[str, Any]) -> Catalog:
         power.campaign.map_bounds() if has_hexes else None,
         fleet,
         {k: owned[k] for k in COMMAND_KINDS},  # Support §4.4, §5 (validate.command_owners)
+        holdings,
     )
+
+
+def _reach(power: Power, hexes: dict[str, tuple[int, int]], holdings: Holdings) -> None:
+    """Issue 30: what may reach each named carrier's hex (R-1.4), from the power's hubs with
+    a node there and its system there: two queries, for an order drawing at a hex only."""
+    nodes, systems = Q(), Q()
+    for col, row in set(hexes.values()):
+        nodes |= Q(col=col, row=row)
+        systems |= Q(hex__col=col, hex__row=row)
+    hubs = HubNode.objects.filter(nodes, hub__power=power).values_list(
+        "col", "row", "hub__pool_ore", "hub__pool_bio", "hub__pool_pl"
+    )
+    held = StarSystem.objects.filter(
+        systems, campaign_id=power.campaign_id, holder=power
+    ).values_list("hex__col", "hex__row", "stock_ore", "stock_bio", "stock_pl")
+    near: dict[tuple[int, int], list[dict[str, int]]] = {}
+    for col, row, *goods in (*hubs, *held):
+        near.setdefault((col, row), []).append(dict(zip(GOODS, goods, strict=True)))
+    for carrier, hx in hexes.items():
+        holdings.add_reach(carrier, near.get(hx, ()))
 
 
 def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
@@ -127,8 +169,10 @@ def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
 
 @cache
 def _catalog(size: int) -> Prepared[Any]:
-    """The kind, key and owner's key of each of ``size`` named keys in the campaign: one UNION
-    ALL, prepared once per size (compiling its 14 parts cost the ORM more than running them)."""
+    """The kind, key and owner's key of each of ``size`` named keys in the campaign, with what a
+    place holds (``STOCKS``, three amounts) and a carrier's column and row (issue 30): one
+    UNION ALL, prepared once per size (compiling its 14 parts cost the ORM more than running
+    them)."""
 
     def part(
         model: type[Model], kind: str, owner: str | None = None, key: str = "key"
@@ -138,8 +182,11 @@ def _catalog(size: int) -> Prepared[Any]:
             **{f"{key}__in": [Param(f"k{i}", CharField()) for i in range(size)]},
         )
         label = F("kind") if kind == "x.kind" else Value(kind)  # a build's: build or unbuild
+        stocks: list[F | Value] = [F(column) for _, column in STOCKS.get(kind, ())]
+        stocks += [Value(0, BigIntegerField())] * (3 - len(stocks))
+        at = (F("col"), F("row")) if kind in CARRIERS else (Value(None, IntegerField()),) * 2
         return rows.order_by().values_list(
-            label, key, F(f"{owner}__key") if owner else Value(None, CharField())
+            label, key, F(f"{owner}__key") if owner else Value(None, CharField()), *stocks, *at
         )
 
     def build() -> QuerySet[Any, Any]:

@@ -13,7 +13,11 @@ Two layers, in this order:
    error; the API refuses it (docs/decisions.md, "Invalid orders").
 
 Both come from the order table (``economy.engine.orders.SPECS``), as does the JSON Schema the
-API documents, so the schema and the check cannot drift apart.
+API documents, so the schema and the check cannot drift apart. With them come the warnings
+(issue 30, ``validate.draw_warnings``): an amount beyond what the power holds now where its
+field draws (``Field.draws``), read in the same catalogue. A warning never refuses an order,
+on the API either (goods may arrive in the round); it is stored as the order's mark, like a
+rule error (docs/decisions/entry-warnings.md).
 
 Ids the player chooses (``hub_setup``'s ``id``) are typed short, ``[a-z][a-z0-9-]{0,23}``, and
 stored in the campaign as ``<power>-<typed id>`` (``stored_order``), so they are unique in the
@@ -23,6 +27,7 @@ campaign (contracts §1) and never meet another power's, nor a generated key (wh
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,7 +36,7 @@ from typing import Any
 from economy import catalogue
 from economy.engine.orders import NAMES_FLEET, SPECS
 from economy.engine.orders.kinds import KEY_LENGTH, Field, NewId
-from economy.engine.validate import after_pacts, check_order
+from economy.engine.validate import Catalog, after_pacts, check_order, draw_warnings
 from economy.snapshot import pact_fleet
 from ftcamp.errors import Refused
 from powers.models import FleetGroup, Power, StarSystem, Static
@@ -58,11 +63,13 @@ class Entry:
     stored: dict[str, Any]
     errors: list[str]
     refused: OrderInvalid | None = None
+    # issue 30: amounts beyond what the power holds; they never refuse the order
+    warnings: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def problems(self) -> list[str]:
-        """Every problem, as the as-you-type validators show them."""
-        return self.refused.errors if self.refused is not None else self.errors
+        """Every problem, as the as-you-type validators show them, warnings last."""
+        return self.refused.errors if self.refused is not None else self.errors + self.warnings
 
 
 def check(power: Power, payload: Any, *, contract: bool = False) -> Entry:
@@ -77,14 +84,18 @@ def check(power: Power, payload: Any, *, contract: bool = False) -> Entry:
         stored = {} if errors else stored_order(power.key, payload)
     if errors:
         return Entry({}, [], OrderInvalid(errors))
-    return Entry(stored, _rule_errors(power, stored))
+    catalog = catalogue.catalog_for(power, stored)
+    return Entry(
+        stored,
+        _rule_errors(power, stored, catalog),
+        warnings=draw_warnings(catalog, stored),
+    )
 
 
-def _rule_errors(power: Power, stored: dict[str, Any]) -> list[str]:
+def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog) -> list[str]:
     """Layer 2: the engine's entry rules, on a catalogue of only what the order names, read
     without any lock, with what battle records, loans, transfers and captures change of who
     owns what (R-10.5, R-10.6; a few rows)."""
-    catalog = catalogue.catalog_for(power, stored)
     if str(stored.get("type")) in NAMES_FLEET:
         after_pacts(catalog, pact_fleet(power.campaign_id))
     return check_order(catalog, power.key, stored) or catalogue.command_errors(power, stored)
@@ -95,7 +106,9 @@ def admit(
 ) -> tuple[dict[str, Any], list[str]]:
     """Under the round lock: ``OrderInvalid`` for an order that cannot be stored, for a new one
     on a sheet already holding ``on_sheet`` orders when that is the cap, and for rule errors
-    when ``strict`` (the API); else the order to store and its rule errors."""
+    when ``strict`` (the API); else the order to store and its marks: its rule errors and its
+    warnings (issue 30), which never refuse it, on the API either (goods may arrive in the
+    round), and mark it on the sheet like an error."""
     if entry.refused is not None:
         raise entry.refused
     if on_sheet is not None and on_sheet >= BASE_ORDERS:
@@ -109,7 +122,7 @@ def admit(
             )
     if strict and entry.errors:
         raise OrderInvalid(entry.errors)
-    return entry.stored, entry.errors
+    return entry.stored, entry.errors + entry.warnings
 
 
 def max_orders(assets: int) -> int:

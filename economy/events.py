@@ -50,6 +50,7 @@ ROLES: dict[str, str] = {
     "diplomat": "diplomats",
     "bubble": "bubbles",
     "mission_kind": "mission_kinds",
+    "battle": "battles",
 }
 
 #: Standing orders and engage outcomes in words (issue 17: "Hold – Restock", never
@@ -88,7 +89,7 @@ _PLACE_KINDS = {
     "craft": "craft",
     "build": "work",
     "workshop": "workshop of",
-    "shipment": "in transit",
+    "shipment": "in transit: shipment",
 }
 
 
@@ -114,6 +115,9 @@ class Names:
     officers: dict[str, str] = field(default_factory=dict)
     diplomats: dict[str, str] = field(default_factory=dict)
     bubbles: dict[str, str] = field(default_factory=dict)
+    battles: dict[str, str] = field(default_factory=dict)
+    #: the reader's power: another power's ids it has no name for read with that power's name
+    viewer: str = ""
 
     @classmethod
     def of_state(
@@ -121,18 +125,17 @@ class Names:
         state: Mapping[str, Any],
         powers: Mapping[str, str],
         hub_names: Mapping[str, str] | None = None,
+        viewer: str = "",
     ) -> Names:
         """From a contract state (systems' names and hexes), the powers' names and the hubs'
-        names (kept by the shell, not in the state)."""
+        names (kept by the shell, not in the state) of the ``viewer``'s power."""
         keys = set(powers) | {p["id"] for p in state.get("powers", [])}
-        named = {k: hub_name(k, n, keys) for k, n in (hub_names or {}).items()}
         designs = {d["id"]: d.get("name") or own(d["id"], keys) for d in state.get("designs", [])}
+        at = f" (round {state['round']})" if state.get("round") else ""
         return cls(
             systems={s["id"]: f"{s['name']} ({s['hex']})" for s in state.get("systems", [])},
             powers=dict(powers),
-            hubs=named
-            | {h["id"]: hub_name(h["id"], "", keys) for h in state.get("hubs", [])}
-            | named,
+            hubs=hub_table(state, powers, hub_names or {}, viewer),
             groups={g["id"]: f"Group {own(g['id'], keys)}" for g in state.get("groups", [])},
             statics={s["id"]: f"Static {own(s['id'], keys)}" for s in state.get("statics", [])},
             craft={
@@ -149,6 +152,8 @@ class Names:
                 d["id"]: d.get("name") or own(d["id"], keys) for d in state.get("diplomats", [])
             },
             bubbles={b["id"]: own(b["id"], keys) for b in state.get("bubbles", [])},
+            battles={b["id"]: f"at {b['hex']}{at}" for b in state.get("battles", [])},
+            viewer=viewer,
         )
 
     @cached_property
@@ -167,6 +172,7 @@ class Names:
             "officers": self.officers,
             "diplomats": self.diplomats,
             "bubbles": self.bubbles,
+            "battles": self.battles,
             "places": {**self.systems, **hubs},
             "orders": ORDERS,
             "statuses": STATUSES,
@@ -189,10 +195,12 @@ class Names:
         if table == "numbered":
             return numbered(value)
         mine = self._own(value)
-        made = {"hubs": hub_name(value, "", self.powers), "groups": f"Group {mine}"}
+        made = {"hubs": self._hub(value), "groups": f"Group {mine}"}
         made |= {"statics": f"Static {mine}", "carriers": mine, "craft": mine, "builds": mine}
         made |= {"designs": mine, "missions": mine, "officers": mine, "diplomats": mine}
         made |= {"bubbles": mine}
+        if mine != value:  # a power's key in front: a place so named is a hub, not a system
+            made["places"] = f"hub {self._hub(value)}"
         return made.get(table, value)
 
     def render(self, key: str, value: Any) -> Any:
@@ -207,7 +215,7 @@ class Names:
         """A ledger place (``hub:nac-core``, ``system:avalon``, ``bank``) in words."""
         kind, _, key = where.partition(":")
         table = {"system": "systems", "hub": "hubs", "group": "groups", "static": "statics"}
-        table |= {"craft": "craft", "build": "builds", "workshop": "craft"}
+        table |= {"craft": "craft", "build": "builds", "workshop": "craft", "shipment": "shipments"}
         named = self.name(table.get(kind, ""), key) if key else ""
         if named == key:  # made this round: not in the round's starting state
             named = self._own(key)
@@ -225,7 +233,9 @@ class Names:
                 return self.place(word)
             if word in EDGES:
                 return EDGES[word]
-            for table in ("systems", "powers", "hubs", "groups", "statics", "craft", "builds"):
+            if _SHIPMENT.fullmatch(word):
+                return f"shipment {shipment_name(word)}"
+            for table in WORD_TABLES:
                 found = self.tables[table].get(word)
                 if found is not None:
                     said = match.string[max(0, match.start() - 4) : match.start()].lower()
@@ -235,8 +245,25 @@ class Names:
         return _WORD.sub(swap, text)
 
     def _own(self, key: str) -> str:
-        return own(key, set(self.powers))
+        """An id no table names: as its power typed it, another power's with that power's name
+        (esu's ``esu-2`` is not the reader's Group 2)."""
+        return self._of_whom(key, own(key, set(self.powers)))
 
+    def _hub(self, key: str) -> str:
+        return self._of_whom(key, hub_name(key, "", self.powers))
+
+    def _of_whom(self, key: str, name: str) -> str:
+        """``name`` (made from ``key``) with its power's name when that is not the reader's
+        (only when the reader is known)."""
+        typed = own(key, set(self.powers))
+        power = key[: -len(typed) - 1] if typed != key else ""
+        theirs = power and self.viewer and power != self.viewer
+        return of_power(name, power, self.powers) if theirs else name
+
+
+#: The tables an id inside free text is looked up in, in this order.
+WORD_TABLES: tuple[str, ...] = ("systems", "powers", "hubs", "groups", "statics", "craft")
+WORD_TABLES += ("builds", "officers", "diplomats", "bubbles", "battles")
 
 _WORD = re.compile(
     r"\b(?:system|hub|group|static|craft|build|workshop|shipment):[\w-]+"  # a ledger place
@@ -261,6 +288,28 @@ def shipment_name(key: str) -> str:
     gives it its round, sender and number)."""
     match = _SHIPMENT.fullmatch(key)
     return f"{match[2]} of round {match[1]}" if match else key
+
+
+def hub_table(
+    state: Mapping[str, Any], powers: Mapping[str, str], given: Mapping[str, str], viewer: str
+) -> dict[str, str]:
+    """Every hub of a contract state by name: the ``viewer``'s own by the names ``given``
+    (else its typed id made a word), another power's with that power's name. Every power's
+    first hub is "core": esu's read as a bare "Core" was nac's own to nac (issue 30)."""
+    keys = set(powers) | {p["id"] for p in state.get("powers", [])}
+    theirs = {
+        h["id"]: of_power(hub_name(h["id"], "", keys), h.get("power", ""), powers)
+        if viewer and h.get("power", viewer) != viewer
+        else hub_name(h["id"], "", keys)
+        for h in state.get("hubs", [])
+    }
+    return theirs | {k: hub_name(k, n, keys) for k, n in given.items()}
+
+
+def of_power(name: str, power: str, powers: Mapping[str, str]) -> str:
+    """A name of another power's thing with its power's name: "Core of Eurasian Solar
+    Union"; without a power, the name alone."""
+    return f"{name} of {powers.get(power, power)}" if power else name
 
 
 def numbered(key: str) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from economy.engine.orders import SPECS
 from economy.engine.orders.kinds import Choice, Field, number
-from economy.events import ORDERS, RESOURCES, STATUSES, Names
+from economy.events import MISSION_WORDS, ORDERS, RESOURCES, STATUSES, Names
 
 
 def payload_from(kind: str, data: Any) -> dict[str, Any]:
@@ -40,6 +40,7 @@ def form_values(payload: dict[str, Any]) -> dict[str, str]:
 ENUM_WORDS: dict[str, str] = {
     **RESOURCES,
     **ORDERS,
+    **MISSION_WORDS,  # "terror cells", never ``terror_cells`` (issue 30)
     "sender": "the sender",
     "receiver": "the receiver",
     "military": "Military",

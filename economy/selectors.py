@@ -5,11 +5,11 @@ power data takes the power and returns only that power's part."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Value
 
 from command.selectors import command_choices
 from economy.engine.codec import dump_state
@@ -18,13 +18,24 @@ from economy.engine.loyalty import abandoned
 from economy.engine.orders import SPECS
 from economy.engine.resolve import resolve, round_rng
 from economy.engine.state import State
-from economy.events import Names, describe, hub_name, in_words, resource_word
+from economy.events import Names, describe, hub_name, hub_table, in_words, resource_word
 from economy.guide import step_of
 from economy.models import LedgerLine, Order, OrderSheet, Round, RoundRecord, RoundStatus
 from economy.snapshot import export_state, load_state, round_state
 from economy.texts import plain
 from fleet.selectors import fleet_choices, sheet_payloads, shown
-from powers.models import Build, Campaign, Craft, Design, FleetGroup, Power, StarSystem, Static
+from powers.models import (
+    Build,
+    Campaign,
+    Craft,
+    Design,
+    Diplomat,
+    FleetGroup,
+    Officer,
+    Power,
+    StarSystem,
+    Static,
+)
 from trade.models import TradeHub
 
 
@@ -38,12 +49,22 @@ def hub_names(power: Power) -> dict[str, str]:
     return dict(TradeHub.objects.filter(power=power).values_list("key", "name"))
 
 
+#: Orders whose new id has a name typed with it: the table the name goes to.
+MADE_NAMED = {"register_design": "designs", "commission": "officers"}
+MADE_NAMED |= {"appoint_diplomat": "diplomats"}
+
+
 def names_for(power: Power) -> Names:
     """Names for what one power's pages mention, from the campaign as it is now: every
     system, every power, and this power's own hubs, groups, statics, craft, designs and work
     (a fixed number of queries whatever the campaign's size)."""
     systems = StarSystem.objects.filter(campaign_id=power.campaign_id)
     mine = {"power": power}
+    # what this round's sheet creates, by the names typed (one query)
+    made: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for p in sheet_payloads(power, *MADE_NAMED):
+        if isinstance(p.get("id"), str):
+            made[MADE_NAMED[p["type"]]].append({"id": p["id"], "name": p.get("name") or ""})
     state: dict[str, Any] = {
         "systems": [
             {"id": k, "name": n, "hex": f"{c:02d}{r:02d}"}
@@ -58,18 +79,23 @@ def names_for(power: Power) -> Names:
             {"id": k, "name": n}
             for k, n in Design.objects.filter(**mine).values_list("key", "name")
         ]
-        + [  # designs registered on this round's sheet, by the names typed
-            {"id": p["id"], "name": p.get("name") or ""}
-            for p in sheet_payloads(power, "register_design")
-            if isinstance(p.get("id"), str)
-        ],
+        + made["designs"],
         "craft": [
             {"id": k, "design": d}
             for k, d in Craft.objects.filter(**mine).values_list("key", "design__key")
         ],
         "builds": [{"id": k} for k in Build.objects.filter(**mine).values_list("key", flat=True)],
+        "officers": made["officers"],
+        "diplomats": made["diplomats"],
     }
-    return Names.of_state(state, power_names(power.campaign_id), hub_names(power))
+    # its officers and diplomats by their names (an order assigns one, the ledger pays one):
+    # both in one query (no ORDER BY: SQLite refuses one inside a UNION)
+    officers = Officer.objects.filter(**mine).order_by().values_list("key", "name")
+    diplomats = Diplomat.objects.filter(**mine).order_by().values_list("key", "name")
+    both = officers.annotate(t=Value("o")).union(diplomats.annotate(t=Value("d")), all=True)
+    for key, name, table in both:
+        state["officers" if table == "o" else "diplomats"].append({"id": key, "name": name})
+    return Names.of_state(state, power_names(power.campaign_id), hub_names(power), power.key)
 
 
 def live_round(campaign_id: int) -> Round | None:
@@ -416,14 +442,15 @@ def projected_statement(power: Power, *, focused: bool = True) -> Statement:
     if rnd is None:
         state = load_state(power.campaign)
         start = dump_state(state)
-        names = Names.of_state(start, powers, hub_names(power))
+        names = Names.of_state(start, powers, hub_names(power), power.key)
         return _projection(power, state, start, [], state, names)
     cached = round_state(power.campaign, rnd)
     state, start = cached.state, cached.start
     _, rows = sheet_of(rnd, power)
     orders = [o.payload for o in rows]
     base = cached.remember(("names", tuple(sorted(powers.items()))), lambda: _names(start, powers))
-    names = replace(base, hubs=base.hubs | _hub_names(start, powers, hub_names(power)))
+    hubs = hub_table(start, powers, hub_names(power), power.key)
+    names = replace(base, hubs=hubs, viewer=power.key)
     if not focused:
         return _projection(power, state, start, orders, state, names)
     # the part is the same for every sheet naming the same things of the campaign
@@ -435,14 +462,6 @@ def projected_statement(power: Power, *, focused: bool = True) -> Statement:
 
 def _names(start: dict[str, Any], powers: dict[str, str]) -> Names:
     return Names.of_state(start, powers)
-
-
-def _hub_names(
-    start: dict[str, Any], powers: dict[str, str], hubs: dict[str, str]
-) -> dict[str, str]:
-    """The hubs' names as ``Names.of_state`` makes them from the names their power gave."""
-    keys = set(powers) | {p["id"] for p in start["powers"]}
-    return {k: hub_name(k, n, keys) for k, n in hubs.items()}
 
 
 def _projection(
@@ -497,7 +516,9 @@ def round_statement(power: Power, number: int) -> Statement | None:
         .order_by("seq")
         .values("step", "where", "resource", "amount", "reason", "rule")
     ]
-    names = Names.of_state(record.state, power_names(power.campaign_id), hub_names(power))
+    names = Names.of_state(
+        record.state, power_names(power.campaign_id), hub_names(power), power.key
+    )
     return build_statement(
         record.state, end, power.key, lines, record.rejected, record.events, names
     )
@@ -522,6 +543,27 @@ def power_ledger(
     if resource:
         qs = qs.filter(resource=resource)
     return qs
+
+
+#: The ledger download's columns (CSV and JSON): keys for programs (``step``, ``where``,
+#: ``resource``, ``rule``), words for people (``place``, ``reason``; issue 30).
+EXPORT_FIELDS = ["round_number", "step", "where", "place", "resource", "amount", "reason", "rule"]
+
+
+def ledger_export(power: Power) -> tuple[list[str], Iterator[tuple[Any, ...]]]:
+    """A power's whole ledger as rows of ``EXPORT_FIELDS``, its places and reasons in names
+    (``names_for``: the names as they are now, a fixed number of queries)."""
+    names = names_for(power)
+    lines = power_ledger(power).values_list(
+        "round_number", "step", "where", "resource", "amount", "reason", "rule"
+    )
+
+    def rows() -> Iterator[tuple[Any, ...]]:
+        for number, step, where, resource, amount, reason, rule in lines.iterator():
+            place, words = names.place(where), names.words(reason)
+            yield number, step, where, place, resource, amount, words, rule
+
+    return EXPORT_FIELDS, rows()
 
 
 # --- public round summary -----------------------------------------------------------------

@@ -13,10 +13,11 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, trigger_client_event
 
-from economy import entry, guide, selectors, services
+from economy import chooser, entry, guide, order_map, selectors, services
 from economy.engine.orders import SPECS
 from economy.engine.orders.kinds import Field
 from economy.engine.state import GROUP_ORDERS, GROUP_STATUSES
@@ -32,6 +33,7 @@ from ftcamp.errors import DomainError
 from ftcamp.http import HtmxHttpRequest, reload_with
 from ftcamp.pagewrites import page_write, posted_round
 from powers.access import actor, my_power, player_view
+from powers.maps import render_svg
 from powers.models import Campaign, FleetGroup, Power
 
 
@@ -124,7 +126,10 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
         ],
         "open": rnd is not None and rnd.status == "open",
         "submissions": selectors.submissions(rnd) if rnd else [],
-        "order_types": [(k, t, why.get(k, "")) for k, t in SPECS.items()],
+        # by phase, the unusable apart; an order being edited keeps its type (issue 30)
+        "chooser": chooser.choose(
+            why, str(form.get("kind") or "") if isinstance(form, dict) else ""
+        ),
         "groups": groups,
         "group_orders": [(o, ORDERS[o]) for o in GROUP_ORDERS],
         "group_statuses": [(o, STATUSES[o]) for o in GROUP_STATUSES],
@@ -148,13 +153,32 @@ def _closed(request: HtmxHttpRequest, power: Power, exc: RoundNotOpen) -> HttpRe
 @require_GET
 @player_view
 def orders(request: HttpRequest, power: Power) -> HttpResponse:
+    """The sheet. ``?part=map``: only its map (htmx loads it after the page and again on every
+    change of the sheet, so the page itself reads no more). Any other field named in the query
+    prefills the order form (the map's "Build here" and the like: issue 30)."""
+    if request.GET.get("part") == "map":
+        return _orders_map(request, power)
     kind = request.GET.get("type", "")
     ctx = _sheet_context(
         power,
-        form=_form_context(power, kind, {}, []),
+        form=_form_context(power, kind, request.GET.dict(), []),
         resolved=_just_resolved(power, request.GET.get("resolved", "")),
     )
     return render(request, "economy/orders.html", ctx)
+
+
+def _orders_map(request: HttpRequest, power: Power) -> HttpResponse:
+    mapped = order_map.order_map(power=power)
+    hex_url = reverse("map-private-hex", args=[power.campaign_id, power.key, "XXYY"])
+    size = mapped.data.size or (99, 99)
+    context = {
+        "power": power,
+        "svg": mark_safe(render_svg(mapped.data, hex_url=hex_url)),  # noqa: S308 - maps._e
+        "places": mapped.places,
+        "cols": size[0],
+        "rows": size[1],
+    }
+    return render(request, "economy/_orders_map.html", context)
 
 
 def _just_resolved(power: Power, number: str) -> int | None:
@@ -416,8 +440,7 @@ def history(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def ledger_export(request: HttpRequest, power: Power, fmt: str) -> HttpResponseBase:
     """A power's whole ledger as CSV or JSON (its books, for its players only). The URL
     pattern admits only those two formats."""
-    fields = ["round_number", "step", "where", "resource", "amount", "reason", "rule"]
-    rows = selectors.power_ledger(power).values_list(*fields)
+    fields, rows = selectors.ledger_export(power)  # places and reasons in names (issue 30)
     filename = f"ledger-{power.campaign_id}-{power.key}.{fmt}"
     if fmt == "json":
         data = [dict(zip(fields, row, strict=True)) for row in rows]
@@ -432,7 +455,7 @@ def ledger_export(request: HttpRequest, power: Power, fmt: str) -> HttpResponseB
 
         writer = csv.writer(Echo())
         response = StreamingHttpResponse(
-            (writer.writerow(r) for r in [fields, *rows.iterator()]), content_type="text/csv"
+            (writer.writerow(r) for r in [fields, *rows]), content_type="text/csv"
         )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

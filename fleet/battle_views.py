@@ -52,7 +52,6 @@ def _in_words(
             {
                 **c,
                 "name": names.name("craft", c["craft"]),
-                "owner": names.name("powers", c["power"]),
                 "captor": names.name("powers", c["captured_by"]) if c["captured_by"] else "",
                 "into_name": names.name("groups", c["into"]) if c["into"] else "",
                 "lost_words": damage(c["craft"], c["systems_destroyed"]),

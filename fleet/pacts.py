@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
+from economy.events import own
 from economy.rounds import lock_open_round
 from fleet.battle_text import KEY_LENGTH
 from fleet.battles import engine_problem
@@ -64,8 +65,11 @@ def _own(power: Power, keys: list[str], field: str, *, statics: bool) -> None:
     if statics:
         mine |= set(Static.objects.filter(power=power, key__in=keys).values_list("key", flat=True))
     kind = "group or static" if statics else "group"
-    errors = [f"{field}: no such {kind} of yours: {k!r}" for k in keys if k not in mine]
-    errors += [f"{field}: {k} is already lent or given" for k in keys if k in _busy(power)]
+    # each as its power typed it, never the stored key (issue 30)
+    typed = {k: own(k, [power.key]) for k in keys}
+    errors = [f"{field}: no such {kind} of yours: {typed[k]!r}" for k in keys if k not in mine]
+    busy = _busy(power)
+    errors += [f"{field}: {typed[k]} is already lent or given" for k in keys if k in busy]
     if errors:
         raise Refused(errors)
 

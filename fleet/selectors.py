@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from economy.engine.designs import (
     build_cost,
@@ -48,6 +48,11 @@ def shown(power: Power | str, key: str) -> str:
     """A key as its power (or power key) typed it: ``<power>-frigate`` reads ``frigate``
     (economy.entry), and a set-up's ``nac-1`` reads ``1`` (issue 17: no raw keys on pages)."""
     return own(key, [power if isinstance(power, str) else power.key])
+
+
+def unit_label(what: str, power: Power | str, key: str, hex_: str) -> str:
+    """A group or static as the forms offer it: "Group 1 at 0505"."""
+    return f"{what} {shown(power, key)} at {hex_}"
 
 
 def _words(counts: dict[str, int]) -> str:
@@ -482,8 +487,8 @@ def fleet_choices(power: Power) -> dict[str, list[tuple[str, str]]]:
         for p in made
         if p.get("type") == "form_group" and isinstance(p.get("id"), str)
     ]
-    groups = [(g.id, f"Group {shown(power, g.id)} at {g.hex}") for g in fleet.groups.values()]
-    statics = [(s.id, f"Static {shown(power, s.id)} at {s.hex}") for s in fleet.statics.values()]
+    groups = [(g.id, unit_label("Group", power, g.id, g.hex)) for g in fleet.groups.values()]
+    statics = [(s.id, unit_label("Static", power, s.id, s.hex)) for s in fleet.statics.values()]
     return {
         "designs": designs,
         "builders": [(c.id, craft_label(c)) for c in fleet.builders()],
@@ -834,14 +839,14 @@ def battle_roster(power: Power, hex_: Any, power_keys: Any) -> Roster:
 
 @dataclass(frozen=True)
 class PactView:
-    """A loan or transfer as one of its parties sees it."""
+    """A loan or transfer as one of its parties sees it, in names (its key for the forms)."""
 
     key: str
     kind: str  # "loan" or "transfer"
     status: str
-    owner: str
+    owner: str  # the powers' names
     other: str  # the borrower or receiver
-    carriers: list[str]
+    carriers: list[str]  # "Group 1", "Static shipyard"
     last: int | None  # a loan's last round
     active: bool
     crew_to: str | None
@@ -850,30 +855,94 @@ class PactView:
 
 
 def pacts_of(power: Power) -> list[PactView]:
-    """The loans and transfers ``power`` is a party to (2 queries), newest first."""
+    """The loans and transfers ``power`` is a party to (2 queries, 3 with a transfer), newest
+    first, in names: the powers by name, the groups and statics as their owner typed them."""
     out: list[PactView] = []
     for x in (
         Loan.objects.filter(Q(owner=power) | Q(borrower=power))
         .select_related("owner", "borrower")
         .order_by("-created_at")
     ):
+        groups = [f"Group {shown(x.owner.key, k)}" for k in x.groups]
         out.append(
             PactView(
-                x.key, "loan", x.status, x.owner.key, x.borrower.key, list(x.groups), x.last,
+                x.key, "loan", x.status, x.owner.name, x.borrower.name, groups, x.last,
                 x.active, None, x.owner_id == power.pk,
                 (x.owner_extends_to, x.borrower_extends_to),
             )
         )  # fmt: skip
-    for t in (
+    transfers = list(
         Transfer.objects.filter(Q(owner=power) | Q(receiver=power))
         .select_related("owner", "receiver")
         .order_by("-created_at")
-    ):
+    )
+    # which carriers are statics, and the systems crews return to, for the labels
+    keys = {k for t in transfers for k in t.carriers} | {t.crew_to for t in transfers}
+    statics = set(
+        StaticModel.objects.filter(campaign_id=power.campaign_id, key__in=keys).values_list(
+            "key", flat=True
+        )
+        if transfers
+        else ()
+    )
+    systems = _system_names(power, {t.crew_to for t in transfers if t.crew_to})
+    for t in transfers:
+        carriers = [
+            f"{'Static' if k in statics else 'Group'} {shown(t.owner.key, k)}" for k in t.carriers
+        ]
+        crew_to = systems.get(t.crew_to, t.crew_to) if t.owner_id == power.pk else None
         out.append(
             PactView(
-                t.key, "transfer", t.status, t.owner.key, t.receiver.key, list(t.carriers), None,
-                False, (t.crew_to or None) if t.owner_id == power.pk else None,
-                t.owner_id == power.pk,
+                t.key, "transfer", t.status, t.owner.name, t.receiver.name, carriers, None,
+                False, crew_to or None, t.owner_id == power.pk,
             )
         )  # fmt: skip
     return out
+
+
+def _system_names(power: Power, keys: set[str]) -> dict[str, str]:
+    """Systems of the campaign by name and hex (a query only when asked)."""
+    if not keys:
+        return {}
+    return _named(StarSystem.objects.filter(campaign_id=power.campaign_id, key__in=keys))
+
+
+def _named(systems: QuerySet[StarSystem]) -> dict[str, str]:
+    """Systems by name and hex, as every page names them: "Avalon (0203)"."""
+    rows = systems.values_list("key", "name", "hex__col", "hex__row")
+    return {key: f"{name} ({col:02d}{row:02d})" for key, name, col, row in rows}
+
+
+#: The session key a refused loan or transfer offer keeps its choices under, for the Fleet
+#: page's form to show them once (the offer is a plain form that returns to that page).
+PACT_KEPT = "fleet-pact-offer"
+
+
+@dataclass(frozen=True)
+class PactForm:
+    """The loan and transfer offer form (issue 30: no key typed): what it offers by name, and
+    what was chosen when an offer was refused."""
+
+    powers: list[tuple[str, str]]  # the other powers, by name
+    groups: list[tuple[str, str]]  # the power's own groups ...
+    statics: list[tuple[str, str]]  # ... and statics (a transfer only)
+    systems: list[tuple[str, str]]  # held systems a transfer's crew may return to
+    chosen: dict[str, Any]  # kind, other, carriers (a list), last, crew_to
+
+
+def pact_form(power: Power, page: FleetPage, kept: Any = None) -> PactForm:
+    """The offer form of ``power``'s Fleet page (2 queries), with ``kept`` (the choices of a
+    refused offer) chosen again."""
+    chosen: dict[str, Any] = {"kind": "loan", "other": "", "carriers": [], "last": ""}
+    chosen["crew_to"] = ""
+    if isinstance(kept, dict):
+        chosen |= {k: v for k, v in kept.items() if k in chosen}
+    others = Power.objects.filter(campaign_id=power.campaign_id).exclude(pk=power.pk)
+    held = StarSystem.objects.filter(campaign_id=power.campaign_id, holder=power)
+    return PactForm(
+        powers=list(others.order_by("name").values_list("key", "name")),
+        groups=[(g.key, unit_label("Group", power, g.key, g.hex)) for g in page.groups],
+        statics=[(s.key, unit_label("Static", power, s.key, s.hex)) for s in page.statics],
+        systems=sorted(_named(held).items(), key=lambda item: item[1]),
+        chosen=chosen,
+    )

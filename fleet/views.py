@@ -69,10 +69,13 @@ def _page(
     request: HttpRequest, power: Power, form: dict[str, Any], status: int = 200
 ) -> HttpResponse:
     rnd = selectors.live_round(power.campaign_id)
+    page = fleet_selectors.fleet_page(power=power)
+    kept = request.session.pop(fleet_selectors.PACT_KEPT, None)  # a refused offer's choices
     context = {
         "power": power,
-        "fleet": fleet_selectors.fleet_page(power=power),
+        "fleet": page,
         "pacts": fleet_selectors.pacts_of(power),  # loans and transfers in and out (Support 1.6)
+        "pact_form": fleet_selectors.pact_form(power, page, kept),  # by name (issue 30)
         "form": form,
         "round": rnd,
         "open": rnd is not None and rnd.status == "open",

@@ -37,9 +37,10 @@ def _after_commit(kind: str, payload: dict[str, Any]) -> None:
     _enqueue(DELIVER_TASK, kind, payload)
 
 
-def invitation_made(invitation_id: int) -> None:
-    """An organiser invited someone to a power: the email with the link goes out."""
-    _enqueue(INVITE_TASK, invitation_id)
+def invitation_made(invitation_id: int, *, origin: str = "") -> None:
+    """An organiser invited someone to a power: the email with the link goes out, on
+    ``origin`` (the scheme and host the organiser used; ``FTCAMP_BASE_URL`` if empty)."""
+    _enqueue(INVITE_TASK, invitation_id, origin)
 
 
 def round_resolved(round_id: int) -> None:

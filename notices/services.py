@@ -396,8 +396,8 @@ def record(drafts: list[Draft]) -> None:
     )
 
 
-def absolute(path: str) -> str:
-    return settings.FTCAMP_BASE_URL.rstrip("/") + path
+def absolute(path: str, origin: str = "") -> str:
+    return (origin or settings.FTCAMP_BASE_URL).rstrip("/") + path
 
 
 def email_for(notice: Notice) -> EmailMessage:
@@ -473,8 +473,9 @@ def sweep(*, now: datetime | None = None) -> None:
     send_pending(older_than=now - timedelta(seconds=30))
 
 
-def send_invitation(invitation_id: int) -> bool:
-    """Email an invitation's link, once (the row is locked and stamped ``sent_at``)."""
+def send_invitation(invitation_id: int, *, origin: str = "") -> bool:
+    """Email an invitation's link, once (the row is locked and stamped ``sent_at``), on
+    ``origin``: the host the organiser made it on (the link the admin shows)."""
     with transaction.atomic():
         invitation = (
             Invitation.objects.select_for_update()
@@ -484,7 +485,7 @@ def send_invitation(invitation_id: int) -> bool:
         )
         if invitation is None:
             return False
-        link = absolute(reverse("invitation", args=[invitation.token]))
+        link = absolute(reverse("invitation", args=[invitation.token]), origin)
         EmailMessage(
             f"[FTCamp] You are invited to play {invitation.power.name} in "
             f"{invitation.campaign.name}",

@@ -16,5 +16,5 @@ def sweep_notices_task() -> None:
 
 
 @shared_task(name=announce.INVITE_TASK, acks_late=True, ignore_result=True)
-def invite_task(invitation_id: int) -> bool:
-    return services.send_invitation(invitation_id)
+def invite_task(invitation_id: int, origin: str = "") -> bool:
+    return services.send_invitation(invitation_id, origin=origin)

@@ -15,6 +15,17 @@ from django_stubs_ext import WithAnnotations
 from economy.engine.designs import npv_problem
 from economy.engine.state import CAPACITIES
 from economy.engine.state import DesignSystem as SystemState
+from powers.admin_forms import (
+    BuildForm,
+    CarriedCraftForm,
+    CommandBubbleForm,
+    CraftForm,
+    DesignForm,
+    FleetGroupForm,
+    OutpostForm,
+    SensorForm,
+    StaticForm,
+)
 from powers.models import (
     BubbleOutpost,
     BubbleSensor,
@@ -142,7 +153,42 @@ class StarSystemAdmin(ScopedChoices, admin.ModelAdmin[StarSystem]):
         return obj.hex.code
 
 
-class PositionedAdmin(ScopedChoices, admin.ModelAdmin[FleetGroup | Static]):
+class HexAfterPower:
+    """The hex typed in place of a column and a row (issue 30) shows where they stood: after
+    the power (the form declares it, so it would come last)."""
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        fields = list(super().get_fields(request, obj))  # type: ignore[misc]
+        for name in getattr(self.form, "positions", {}):  # type: ignore[attr-defined]
+            if name in fields and "power" in fields:
+                fields.remove(name)
+                fields.insert(fields.index("power") + 1, name)
+        return fields
+
+    @admin.display(description="hex")
+    def hex(self, obj: Any) -> str:
+        return str(obj.hex_code or "")  # the hex field, read-only (a user who may only view)
+
+
+class CraftInline(ScopedChoices, admin.TabularInline[Craft, Any]):
+    """The craft in a group or a static, by design name (issue 30): what it is made of."""
+
+    model = Craft
+    form = CarriedCraftForm
+    fields = ("key", "design", "crew", "fatigue")
+    extra = 0
+    show_change_link = True
+
+
+class GroupCraftInline(CraftInline):
+    fk_name = "group"
+
+
+class StaticCraftInline(CraftInline):
+    fk_name = "static"
+
+
+class PositionedAdmin(HexAfterPower, ScopedChoices, admin.ModelAdmin[FleetGroup | Static]):
     list_select_related = ("power", "campaign")
     search_fields = ("key", "power__name", "campaign__name")
 
@@ -166,12 +212,16 @@ class FleetGroupAdmin(PositionedAdmin):
         "out_of_supply",
     )
     list_filter = ("campaign", "power", "kind", "order", "status")
+    form = FleetGroupForm
+    inlines = (GroupCraftInline,)
 
 
 @admin.register(Static)
 class StaticAdmin(PositionedAdmin):
     list_display = ("key", "power", "where", "civilian", "passengers", "passenger_space", "troops")
     list_filter = ("campaign", "power", "civilian")
+    form = StaticForm
+    inlines = (StaticCraftInline,)
 
 
 @admin.register(Invasion)
@@ -184,17 +234,20 @@ class InvasionAdmin(ScopedChoices, admin.ModelAdmin[Invasion]):
 
 class OutpostInline(admin.TabularInline[BubbleOutpost, CommandBubble]):
     model = BubbleOutpost
+    form = OutpostForm
     extra = 0
 
 
 class SensorInline(admin.TabularInline[BubbleSensor, CommandBubble]):
     model = BubbleSensor
+    form = SensorForm
     extra = 0
 
 
 @admin.register(CommandBubble)
-class CommandBubbleAdmin(ScopedChoices, admin.ModelAdmin[CommandBubble]):
+class CommandBubbleAdmin(HexAfterPower, ScopedChoices, admin.ModelAdmin[CommandBubble]):
     list_display = ("key", "power", "hq", "radius", "campaign")
+    form = CommandBubbleForm
     list_filter = ("campaign", "power")
     list_select_related = ("power", "campaign")
     search_fields = ("key", "power__name")
@@ -246,22 +299,22 @@ class DesignAdmin(ScopedChoices, admin.ModelAdmin[Design]):
     list_select_related = ("power", "campaign")
     search_fields = ("key", "name", "power__name")
     inlines = (DesignSystemInline,)
+    form = DesignForm
 
 
-class BuildBuilderInline(admin.TabularInline[BuildBuilder, Build]):
+class BuildBuilderInline(ScopedChoices, admin.TabularInline[BuildBuilder, Build]):
     model = BuildBuilder
     fields = ("position", "craft")
-    raw_id_fields = ("craft",)
     extra = 0
 
 
 @admin.register(Craft)
-class CraftAdmin(ScopedChoices, admin.ModelAdmin[Craft]):
+class CraftAdmin(HexAfterPower, ScopedChoices, admin.ModelAdmin[Craft]):
     list_display = ("key", "power", "design", "place", "crew", "fatigue", "captured")
     list_filter = ("campaign", "power", "captured")
     list_select_related = ("power", "design", "group", "static", "orbit", "campaign")
     search_fields = ("key", "design__name", "power__name")
-    raw_id_fields = ("design", "group", "static", "orbit")
+    form = CraftForm  # its design, group, static and orbit are chosen by name (issue 30)
 
     @admin.display(description="in")
     def place(self, obj: Craft) -> str:
@@ -273,11 +326,11 @@ class CraftAdmin(ScopedChoices, admin.ModelAdmin[Craft]):
 
 
 @admin.register(Build)
-class BuildAdmin(ScopedChoices, admin.ModelAdmin[Build]):
+class BuildAdmin(HexAfterPower, ScopedChoices, admin.ModelAdmin[Build]):
     list_display = ("key", "power", "kind", "design", "paid", "worked", "cost", "started")
     list_filter = ("campaign", "power", "kind", "inside")
     list_select_related = ("power", "design", "campaign")
     search_fields = ("key", "design__name", "power__name")
-    raw_id_fields = ("design", "craft")
-    exclude = ("builders",)
+    form = BuildForm
+    exclude = ("builders", "col", "row")  # the admin's exclude replaces the form's
     inlines = (BuildBuilderInline,)

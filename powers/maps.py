@@ -126,6 +126,10 @@ class OwnGroup:
     craft: int
     ep: int
     out_of_supply: bool
+    # On the orders page only: the key its declaration is posted under (set, the marker is a
+    # button), and the hex its drafted declare_group names when that is elsewhere (an arrow).
+    key: str = ""
+    drafted: Hex | None = None
 
     @property
     def label(self) -> str:
@@ -249,10 +253,12 @@ _STYLE = (
     ".hub{fill-opacity:.12;stroke-width:2;fill-rule:evenodd}"
     ".sys circle{stroke:#e5e7eb;stroke-width:1}.neutral{fill:#9aa3b5}"
     "text{font-family:system-ui,sans-serif;fill:#e5e7eb;text-anchor:middle}"
-    ".name{font-size:7px}.code{font-size:5.5px;fill:#8c96ad}.lr{font-size:6px;fill:#ffd866}"
+    # label sizes in map units: at the first view's scale (static/js/map.js READABLE) a system's
+    # name and hex code read at 11 px or more (issue 30)
+    ".name{font-size:9px}.code{font-size:9px;fill:#8c96ad}.lr{font-size:8px;fill:#ffd866}"
     ".counter{stroke:#0b1020;stroke-width:.8}.count{font-size:5.5px;fill:#fff}"
     ".asi{fill:none;stroke:#e879f9;stroke-width:2.5;stroke-dasharray:4 2}"
-    ".asi-label{font-size:6px;fill:#f5d0fe}"
+    ".asi-label{font-size:9px;fill:#f5d0fe}"
 )
 # Styles of the private layer: only in a private map, so the public one does not even name it.
 _PRIVATE_STYLE = (
@@ -346,8 +352,8 @@ def render_svg(data: MapData, *, size: float = HEX_SIZE, hex_url: str = "") -> s
         out.append(
             f'<g class="sys" data-hex="{s.hex}"><title>{_e(s.name)} ({s.hex}, {owner})</title>'
             f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(size / 5)}" {holder}{own}/>'
-            f'<text class="code" x="{_f(cx)}" y="{_f(cy - hh + 7)}">{s.hex}</text>'
-            f'<text class="name" x="{_f(cx)}" y="{_f(cy + size / 5 + 8)}">{_e(s.name)}</text>'
+            f'<text class="code" x="{_f(cx)}" y="{_f(cy - hh + 9)}">{s.hex}</text>'
+            f'<text class="name" x="{_f(cx)}" y="{_f(cy + size / 5 + 7.5)}">{_e(s.name)}</text>'
         )
         if s.loyalty is not None:
             out.append(
@@ -462,17 +468,53 @@ def _private_layer(layer: PrivateLayer, colour: dict[str, str], size: float) -> 
         y = gy + SQRT3 * size / 2 - 2.5
         state = " oos" if g.out_of_supply else ""
         out.append(
-            f'<g class="own-group{state}" data-group="{_e(g.name)}"><title>{_e(g.label)}</title>'
+            f'<g class="own-group{state}" data-group="{_e(g.name)}"{_group_button(g)}>'
+            f"<title>{_e(g.label)}</title>"
             f'<rect x="{_f(gx - 9)}" y="{_f(y - 5.5)}" width="18" height="7.5" rx="1.5" '
             f'stroke="{c}"/><text x="{_f(gx)}" y="{_f(y)}">{g.points}</text></g>'
         )
     out.append("</g>")
+    out.extend(_moves(layer.groups, size))
     out.append('<g class="routes">')
     for route in layer.routes:
         (ax, ay), (bx, by) = centre_px(route.start, size), centre_px(route.end, size)
         out.append(
             f'<line class="route" x1="{_f(ax)}" y1="{_f(ay)}" x2="{_f(bx)}" y2="{_f(by)}">'
             f"<title>{_e(route.label)}</title></line>"
+        )
+    out.append("</g>")
+    return out
+
+
+def _group_button(g: OwnGroup) -> str:
+    """A group of the orders page's map: focusable and named, so the keyboard can pick it."""
+    if not g.key:
+        return ""
+    where = f"at {g.hex}" + (f", drafted to {g.drafted}" if g.drafted else "")
+    return (
+        f' data-key="{_e(g.key)}" data-hex="{g.hex}" tabindex="0" role="button" '
+        f'aria-label="{_e(f"Group {g.name} {where}: choose its hex")}"'
+    )
+
+
+def _moves(groups: Iterable[OwnGroup], size: float) -> list[str]:
+    """R-2: each drafted declaration that names another hex, as an arrow from where the group
+    is to where it is declared (nothing when no group has one, as on the private map)."""
+    moves = [(g, g.drafted) for g in groups if g.drafted is not None and g.drafted != g.hex]
+    if not moves:
+        return []
+    out = [
+        '<g class="moves"><defs><marker id="ftarrow" viewBox="0 0 10 10" refX="8" refY="5" '
+        'markerWidth="5" markerHeight="5" orient="auto-start-reverse">'
+        '<path d="M0,0 L10,5 L0,10Z" fill="#ffd866"/></marker></defs>'
+    ]
+    for g, to in moves:
+        (ax, ay), (bx, by) = centre_px(g.hex, size), centre_px(to, size)
+        out.append(
+            f'<line class="move" data-key="{_e(g.key)}" data-to="{to}" x1="{_f(ax)}" '
+            f'y1="{_f(ay)}" x2="{_f(bx)}" y2="{_f(by)}" stroke="#ffd866" stroke-width="2" '
+            f'marker-end="url(#ftarrow)"><title>{_e(f"Group {g.name}: {g.hex} → {to}")}'
+            "</title></line>"
         )
     out.append("</g>")
     return out

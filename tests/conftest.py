@@ -90,6 +90,7 @@ def worker(tmp_path: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
         try:
             proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            proc.kill()  # a worker still busy after 15 s; reaped, or its Popen warns later
+            proc.wait()
     for log in logs:
         log.close()

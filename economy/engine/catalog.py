@@ -4,7 +4,7 @@ from only the ids an order names by the shell (``economy.catalogue``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .rules import map_bounds
@@ -24,6 +24,7 @@ class Catalog:
     bounds: tuple[int, int] | None = None  # contracts §1 ``map.size`` (cols, rows)
     fleet: FleetCatalog = field(default_factory=lambda: FleetCatalog())  # R-10
     command: dict[str, dict[str, str]] = field(default_factory=dict)  # kind -> id -> power
+    holdings: Holdings = field(default_factory=lambda: Holdings())  # issue 30: warnings only
 
     @classmethod
     def of(cls, state: State, promised: Mapping[str, tuple[str, str]] | None = None) -> Catalog:
@@ -42,6 +43,63 @@ class Catalog:
         )
         after_pacts(cat, state.fleet)
         return cat
+
+
+BANK = "bank"  # the place of Gal and TP (R-1.1)
+GOODS = ("ore", "bio", "pl")  # R-1.2: what lies at a place rather than in the bank
+
+
+@dataclass(slots=True)
+class Holdings:
+    """What one power holds now where its orders draw (issue 30), only its own: ``stock``,
+    (place, resource) -> amount, the place ``bank`` or the id of one of its hubs, systems,
+    groups or statics; ``reach``, (group or static, resource) -> the most that may reach its
+    hex (R-1.4: the hub pool covering it, else the held system there); ``where``, each id's
+    ledger place (``hub:<id>``), which the shell reads as a name."""
+
+    stock: dict[tuple[str, str], int] = field(default_factory=dict)
+    reach: dict[tuple[str, str], int] = field(default_factory=dict)
+    where: dict[str, str] = field(default_factory=dict)
+
+    def add(self, kind: str, key: str, amounts: Mapping[str, int]) -> None:
+        """One place of the power's and what it holds."""
+        self.where[key] = f"{kind}:{key}"
+        self.stock.update(((key, res), n) for res, n in amounts.items())
+
+    def add_reach(self, carrier: str, near: Iterable[Mapping[str, int]]) -> None:
+        """What may reach a carrier's hex: the most of each good of the places ``near`` it (the
+        hubs covering the hex and the held system there), an upper bound of R-1.4's one place,
+        so that a warning beyond it is never wrong about what the power holds now."""
+        near = list(near)
+        for res in GOODS:
+            self.reach[(carrier, res)] = max((p.get(res, 0) for p in near), default=0)
+
+    @classmethod
+    def of(cls, state: State, power: str) -> Holdings:
+        """A power's holdings in a whole state (as the shell reads them for one order)."""
+        out = cls()
+        for p in state.powers:
+            if p.id == power:
+                out.stock.update(((BANK, res), n) for res, n in p.store.items())
+        for s in state.systems:
+            if s.holder == power:  # a system's stockpile is its holder's (R-1.5)
+                out.add("system", s.id, s.store)
+        for h in state.hubs:
+            if h.power == power:
+                out.add("hub", h.id, h.store)
+        for kind, carriers in (("group", state.groups), ("static", state.statics)):
+            for c in carriers:
+                if c.power == power:
+                    out.add(kind, c.id, c.store)
+                    out.add_reach(c.id, near(state, power, c.hex))
+        return out
+
+
+def near(state: State, power: str, hx: str) -> list[Mapping[str, int]]:
+    """The stores of the power's hubs with a node at ``hx`` and of its system there."""
+    hubs = [h.store for h in state.hubs if h.power == power and hx in (h.centre, *h.nodes)]
+    held = [s.store for s in state.systems if s.holder == power and s.hex == hx]
+    return [*hubs, *held]
 
 
 def state_ids(state: State) -> set[str]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .catalog import BANK
 from .catalog import Catalog as Catalog
+from .catalog import Holdings as Holdings
 from .catalog import after_pacts as after_pacts
 from .catalog import state_ids as state_ids
 from .orders import NAMES_FLEET as NAMES_FLEET
 from .orders import PROMISES, SPECS
-from .orders.kinds import NewId
+from .orders.kinds import BANKED, NewId
 from .orders.kinds import hex_problem as hex_problem
 from .state import Order, State
 
@@ -58,6 +60,50 @@ def check_order(catalog: Catalog, power: str, raw: Any) -> list[str]:
     if not errors and spec.checks is not None:
         errors.extend(spec.checks(catalog, power, raw))
     return errors
+
+
+# how the warnings name what is drawn (issue 30); a resource missing here reads as it is
+UNITS = {"gal": "Gal", "tp": "TP", "ore": "Ore", "bio": "Bio", "pl": "PL", "ep": "EP"}
+
+
+def draw_warnings(catalog: Catalog, raw: Any) -> list[str]:
+    """Issue 30: ``field: ...`` for each amount of an order beyond what its power holds now
+    where the field draws (``Field.draws``), by the catalogue's ``holdings`` of that power.
+    Warnings, not errors: goods may arrive during the round, and the step that spends them
+    judges (R-0.2). Only the power's own places are in the holdings, so a warning never tells
+    of another power's stock."""
+    spec = SPECS.get(str(raw.get("type"))) if isinstance(raw, dict) else None
+    if spec is None:
+        return []
+    held = catalog.holdings
+    out = []
+    for f in spec.fields:
+        amount, draw = raw.get(f.name), f.draws
+        if draw is None or isinstance(amount, bool) or not isinstance(amount, int):
+            continue
+        res = draw.resource or raw.get(draw.of)
+        if not isinstance(res, str):
+            continue
+        place = BANK if res in BANKED else raw.get(draw.place)
+        if not isinstance(place, str):
+            continue
+        have = (held.reach if draw.reach and place != BANK else held.stock).get((place, res))
+        if have is None or amount <= have:  # not the power's, or enough
+            continue
+        unit = UNITS.get(res, res)
+        said = (
+            f"{amount:,} {draw.unit} need {amount:,} {unit},"
+            if draw.unit
+            else f"{amount:,} {unit} is"
+        )
+        if place == BANK:
+            where = "your treasury holds"
+        elif draw.reach:
+            where = f"that can reach the hex of {held.where.get(place, place)}"
+        else:
+            where = f"{held.where.get(place, place)} holds"
+        out.append(f"{f.name}: {said} more than the {have:,} {unit} {where}")
+    return out
 
 
 def created_id(raw: Any) -> str | None:

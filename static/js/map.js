@@ -4,7 +4,9 @@
 (function () {
   "use strict";
   var SQRT3 = Math.sqrt(3);
-  var READABLE = 28;  // screen px a hex should span at least when the map opens
+  // screen px a hex (2 x its size) spans at least when the map opens: its 9-unit labels
+  // (powers/maps.py) then read at 11 px or more (issue 30)
+  var READABLE = 60;
 
   // The inverse of powers/hexgrid.py centre_px (flat-topped, odd columns "up"): pixel -> XXYY.
   function hexAt(x, y, size) {
@@ -18,6 +20,7 @@
     if (col < 1 || col > 99 || row < 1 || row > 99) { return null; }
     return (col < 10 ? "0" : "") + col + (row < 10 ? "0" : "") + row;
   }
+  window.ftHexAt = hexAt;  // the orders page's map (ordermap.js) picks hexes the same way
 
   function loadPanel(url) {
     var panel = document.getElementById("hex-panel");
@@ -61,9 +64,16 @@
       var cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
       return { x: cx - w / 2, y: cy - w * aspect / 2, w: w, h: w * aspect };
     }
+    function centred() {
+      var aspect = viewport.clientHeight / Math.max(viewport.clientWidth, 1);
+      var w = viewport.clientWidth / READABLE * 2 * size;
+      return { x: whole.x + (whole.w - w) / 2, y: whole.y + (whole.h - w * aspect) / 2, w: w, h: w * aspect };
+    }
     var fit = Math.min(viewport.clientWidth / whole.w, viewport.clientHeight / whole.h);
     var large = fit * 2 * size < READABLE;
-    var first = mine.length && large ? mySystems() : whole;
+    // a map too large to read whole opens on the player's systems, or (the public map) on its
+    // centre, readable; "Whole map" shows it all
+    var first = !large ? whole : mine.length ? mySystems() : centred();
     var tools = frame.querySelector('[data-zoom="mine"]');
     if (tools) { tools.hidden = !mine.length; }
 

@@ -120,8 +120,8 @@ def test_a_battle_is_entered_by_picking_declined_amended_confirmed_and_the_round
     card = section(p1).locator(f'[data-record="{record.key}"]')
     expect(card).to_contain_text("entered by Power 0")
     expect(card.locator("tbody tr")).to_have_count(1)
-    # the craft by name with its power's (the viewer's own with its design)
-    frigate_line = ["g0-f0 (Frigate) · Power 1", "", "Class 1 beam ×1", "", "0", ""]
+    # the craft by name: the viewer's own with its design, another power's with its power
+    frigate_line = ["g0-f0 (Frigate)", "", "Class 1 beam ×1", "", "0", ""]
     expect(cells(card, 0)).to_have_text(frigate_line)
     section(p1).get_by_label("Reason").fill(REASON)
     section(p1).get_by_role("button", name="Decline").click()
@@ -185,7 +185,7 @@ def test_a_battle_is_entered_by_picking_declined_amended_confirmed_and_the_round
     battles_page(p1, base, cid, "p1")
     card = section(p1).locator(f'[data-record="{record.key}"]')
     expect(card.locator("tbody tr")).to_have_count(2)
-    expect(cells(card, 0)).to_have_text(["g0-f0 · Power 0", "", "", "", "1", ""])
+    expect(cells(card, 0)).to_have_text(["g0-f0 of Power 0", "", "", "", "1", ""])
     expect(cells(card, 1)).to_have_text(frigate_line)
     section(p1).get_by_role("button", name="Confirm").click()
     expect(section(p1)).to_contain_text("To confirm 0")

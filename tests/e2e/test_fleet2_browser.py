@@ -92,8 +92,9 @@ def test_battle_record_repair_with_fatigue_and_a_loan_that_returns(
     # ... and Power 0 lends group g1 to Power 1 until the end of round 3; Power 1 accepts
     fleet_page(p0, base, cid, "p0")
     propose = p0.locator("#propose-pact")
-    propose.get_by_label("to power").fill("p1")
-    propose.get_by_label("of groups / statics").fill("p0-g1")
+    propose.get_by_label("To power").select_option(label="Power 1")  # by name (issue 30)
+    carriers = propose.get_by_label("Groups and statics")
+    carriers.select_option(label=carriers.locator("option", has_text="Group g1").text_content())
     propose.get_by_label("last round (loan)").fill("3")
     propose.get_by_role("button", name="Propose").click()
     expect(p0.locator("#fleet-pacts")).to_contain_text("proposed")

@@ -243,3 +243,38 @@ def test_the_demo_rounds_were_played_through_the_pages(played: Played) -> None:
     expect(page.locator("ul.events")).to_contain_text(
         "New Anglian Confederation sells 20 Ore for 20 Bio"
     )
+
+
+# issue 30, item 6: the map's labels read at 11 px or more as it opens, its toolbar's buttons
+# never break inside, and the projected statement beside the sheet is never cut off
+LABELS = """() => {
+  const k = document.querySelector("svg.ftmap").getScreenCTM().a;
+  return [...document.querySelectorAll("svg.ftmap text.name, svg.ftmap text.code")]
+    .map(t => parseFloat(getComputedStyle(t).fontSize) * k);
+}"""
+BUTTONS = """() => [...document.querySelectorAll(".map-tools button")]
+  .map(b => [b.textContent.trim(), Math.round(b.getBoundingClientRect().height)])"""
+CUT = """() => [...document.querySelectorAll("aside .scroll")]
+  .filter(s => s.scrollWidth > s.clientWidth + 1).map(s => s.textContent.trim().slice(0, 40))"""
+
+
+@pytest.mark.parametrize("width", (1280, 1024, 390))
+def test_map_labels_are_readable_and_its_buttons_whole(played: Played, width: int) -> None:
+    page = played.players["nac"].pages[0]
+    page.set_viewport_size({"width": width, "height": 900})
+    for path in ("powers/nac/map/", "map/"):  # the private map, then the public one
+        page.goto(f"{played.url}/campaigns/{played.campaign}/{path}")
+        settled(page)
+        sizes = page.evaluate(LABELS)
+        assert sizes and min(sizes) >= 11, (path, width, min(sizes))
+        heights = page.evaluate(BUTTONS)
+        assert len({h for _, h in heights}) == 1, (path, width, heights)  # one line each
+
+
+@pytest.mark.parametrize("width", (1280, 1024, 390))
+def test_the_projected_statement_is_not_cut_off(played: Played, width: int) -> None:
+    page = played.players["nac"].pages[0]
+    page.set_viewport_size({"width": width, "height": 900})
+    assert open_sheet(page) == 3
+    expect(page.locator("aside table.statement")).to_be_visible()
+    assert page.evaluate(CUT) == [], width

@@ -56,9 +56,10 @@ def test_a_newcomer_plays_a_first_round_from_the_pages(
     # htmx is at work once the projection has replaced its placeholder (a choice made before
     # it has processed the page would go unheard)
     expect(page.locator("#projection")).not_to_contain_text("Calculating")
-    # a type it cannot use is offered greyed, with the reason
-    ship = page.get_by_label("Order type").locator("option", has_text="Ship between own guild hubs")
-    expect(ship).to_be_disabled()
+    # a type it cannot use is listed apart, with the reason (issue 30)
+    page.locator("#order-unavailable summary").click()
+    ship = page.locator("#order-unavailable li", has_text="Ship between own guild hubs")
+    expect(ship).to_be_visible()
     expect(ship).to_contain_text("you need two hubs in the guild")
 
     # sell Ore: the form says what the order does and when, and links the rules guide
@@ -88,14 +89,15 @@ def test_a_newcomer_plays_a_first_round_from_the_pages(
     # the projection reads in words before anything is submitted
     expect(page.locator("#projection")).to_contain_text("sells 10 Ore for 10 Bio")
 
-    # an order the bank cannot pay is marked on its row, and submitting asks first
+    # an order the bank cannot pay is kept with the warning of entry (issue 30) on its row,
+    # and submitting asks first
     choose_order_type(page, label="Fund a research project")
     settled(page)
     page.get_by_label("Gal (2 Gal = 1 TP)").fill("100000")
     page.get_by_role("button", name="Add order").click()
     row = page.locator("#order-list li").nth(2)
     expect(row).to_contain_text("Funds research with 100000 Gal")
-    expect(row.locator(".projected")).to_contain_text("would be rejected if the round resolved now")
+    expect(row).to_contain_text("100,000 Gal is more than the")
     asked: list[str] = []
 
     def answer(dialog: Dialog) -> None:

@@ -347,12 +347,19 @@ def pass_motion(table: Table) -> None:
         expect(page.locator(".motion")).to_contain_text("you voted yes")
 
 
-def propose_pact(table: Table, power: str, kind: str, fields: dict[str, str]) -> None:
+def propose_pact(
+    table: Table, power: str, kind: str, to: str, carrier: str, last: str = ""
+) -> None:
+    """A loan or transfer proposed on the Fleet page, by names (issue 30): the other power,
+    and the group or static whose option starts with ``carrier``."""
     page = table.tab(power, "fleet/")
     form = page.locator("#propose-pact")
     form.get_by_label("Propose a").select_option(kind)
-    for label, value in fields.items():
-        form.get_by_label(label).fill(value)
+    form.get_by_label("To power").select_option(label=NAMES[to])
+    carriers = form.get_by_label("Groups and statics")
+    carriers.select_option(label=carriers.locator("option", has_text=carrier).text_content())
+    if last:
+        form.get_by_label("last round (loan)").fill(last)
     form.get_by_role("button", name="Propose").click()
     expect(page.locator("#fleet-pacts")).to_contain_text("proposed")
 
@@ -360,9 +367,8 @@ def propose_pact(table: Table, power: str, kind: str, fields: dict[str, str]) ->
 def lend_and_transfer(table: Table) -> None:
     """On the Fleet pages: fse lends its group fse-2 to nsl until the end of round 2, esu gives
     nsl its static esu-st2; nsl accepts both (Support 1.6)."""
-    loan = {"to power": "nsl", "of groups / statics": "fse-2", "last round (loan)": "2"}
-    propose_pact(table, "fse", "loan", loan)
-    propose_pact(table, "esu", "transfer", {"to power": "nsl", "of groups / statics": "esu-st2"})
+    propose_pact(table, "fse", "loan", "nsl", "Group 2", last="2")
+    propose_pact(table, "esu", "transfer", "nsl", "Static st2")
     page = table.tab("nsl", "fleet/")
     for left in (2, 1, 0):
         pending = page.locator("#fleet-pacts").get_by_role("button", name="Accept")

@@ -188,7 +188,7 @@ def invite(
 
 
 def link_in(mail: EmailMessage) -> str:
-    found = re.search(r"http://127\.0\.0\.1:8000(/invitations/[^/\s]+/)", str(mail.body))
+    found = re.search(r"http://testserver(/invitations/[^/\s]+/)", str(mail.body))
     assert found, mail.body
     return found.group(1)
 

@@ -20,8 +20,9 @@ from economy.rounds import RoundNotOpen, lock_open_round
 from economy.snapshot.pacts import _any_pact
 from powers.access import access_power_for_user, power_of_user_in_campaign
 from powers.db import Param, Prepared
-from powers.models import BattleRecord, Craft, Power
+from powers.models import BattleRecord, Craft, FleetGroup, Power
 from tests.web.factories import World, add_fleet, make_campaign
+from trade.models import TradeHub
 
 pytestmark = [pytest.mark.django_db, pytest.mark.sqlite]
 
@@ -94,7 +95,7 @@ def test_the_catalogue_is_the_orms_reading(world: World) -> None:
     keys = {f"k{i}": names[min(i, len(names) - 1)] for i in range(size)}
     rows = catalogue._catalog(size).rows(campaign=world.campaign.pk, **keys)
     # written out by hand: each kind of part of the union, its owner or none
-    assert sorted(rows) == [
+    assert sorted(r[:3] for r in rows) == [
         ("build", "p0-b0", "p0"),
         ("consumable", "fighter", None),
         ("craft", "p0-y1", "p0"),
@@ -108,6 +109,13 @@ def test_the_catalogue_is_the_orms_reading(world: World) -> None:
         ("system", "s0-0", "p0"),
         ("system", "s1-1", "p1"),
     ]
+    # then what each holds (issue 30's warnings at entry) and, for a carrier, its hex
+    by_key = {r[1]: r[3:] for r in rows}
+    hub = TradeHub.objects.get(key="hub0")
+    assert by_key["hub0"] == (hub.pool_ore, hub.pool_bio, hub.pool_pl, None, None)
+    group = FleetGroup.objects.get(key="p0-g0")
+    assert by_key["p0-g0"] == (group.troops, group.ep, 0, group.col, group.row)
+    assert by_key["p0-frigate"] == (0, 0, 0, None, None)
 
 
 def test_a_prepared_query_is_compiled_once() -> None:

@@ -41,7 +41,7 @@ EXPORT_QUERIES = 40
 # confirmation, UN votes, agreement, loan and transfer offers; one more for a player with an
 # email address, its invitations), read once per request and shared with the dashboard's cards
 PAGES = {
-    "sheet": (200, 48),
+    "sheet": (200, 49),  # issue 30: names_for's officers and diplomats (1)
     "projection, first (state loaded and cached)": (200, 51),
     "projection, again (cached state)": (200, 11),
     "projection API, again": (200, 8),
@@ -59,7 +59,7 @@ WRITES = {
     "add_order (API, names a group and a hub)": (201, 11),
     "update_order (API)": (200, 9),
     "validator (as you type)": (200, 3),
-    "add_order (page, htmx)": (200, 46),  # the sheet it answers with names (issue 17)
+    "add_order (page, htmx)": (200, 47),  # the sheet it answers with names (issues 17, 30)
 }
 # issue 29: a record still unconfirmed at the resolution is marked expired (one UPDATE); what
 # the round waits for (economy.waiting) is read in as many queries as before, 2

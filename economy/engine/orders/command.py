@@ -21,6 +21,7 @@ from .kinds import (
     SYSTEM,
     TARGET_POWER,
     TYPED_ID_HELP,
+    Draw,
     Field,
     choice,
     text,
@@ -281,8 +282,8 @@ SPECS = (
             Field("target", "Target power", TARGET_POWER, REQUIRED),
             Field("kind", "Mission", choice(*MISSION_KINDS), REQUIRED),
             Field("system", "System", SYSTEM, OPTIONAL, "optional"),
-            Field("gal", "Gal spent", AT_LEAST_ZERO, OPTIONAL, "optional"),
-            Field("tp", "TP spent", AT_LEAST_ZERO, OPTIONAL, "optional"),
+            Field("gal", "Gal spent", AT_LEAST_ZERO, OPTIONAL, "optional", draws=Draw("gal")),
+            Field("tp", "TP spent", AT_LEAST_ZERO, OPTIONAL, "optional", draws=Draw("tp")),
             Field("pl", "PL spent", AT_LEAST_ZERO, OPTIONAL, "optional"),
         ),
         (

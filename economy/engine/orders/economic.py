@@ -27,6 +27,7 @@ from .kinds import (
     STATIC,
     SYSTEM,
     TYPED_ID_HELP,
+    Draw,
     Field,
     amount,
     choice,
@@ -91,6 +92,10 @@ def _a_shift(_: Catalog, __: str, o: dict[str, Any]) -> Iterable[str]:
         yield "target: must differ from source (Support §6.1)"
 
 
+# troops raised from PL, one for one (Support 3.1.1, 3.1.2)
+_PL_FROM_AT = Draw("pl", place="at", unit="troops")
+_PL_OF_SYSTEM = Draw("pl", place="system", unit="troops")
+
 SPECS = (
     OrderSpec(
         "send_troops",
@@ -99,7 +104,7 @@ SPECS = (
         "resource.1",
         (
             Field("group", "Troop transport group", GROUP, REQUIRED),
-            Field("troops", "Troops", POSITIVE, REQUIRED),
+            Field("troops", "Troops", POSITIVE, REQUIRED, draws=Draw("troops", place="group")),
         ),
         (
             "Lands troops from a transport group on Maintain Orbit onto the system in its "
@@ -160,7 +165,13 @@ SPECS = (
         "resource.4",
         (
             Field("resource", "Resource sold", choice("ore", "bio", "gal"), REQUIRED),
-            Field("amount", "Amount", POSITIVE, REQUIRED),
+            Field(
+                "amount",
+                "Amount",
+                POSITIVE,
+                REQUIRED,
+                draws=Draw(of="resource", place="from"),
+            ),
             Field("from", "Sold from (Ore/Bio)", PLACE, OPTIONAL, "omit for Gal"),
             Field("to", "Ore bought arrives at (Gal sales)", PLACE, OPTIONAL, "only for Gal"),
         ),
@@ -182,7 +193,13 @@ SPECS = (
             Field("from_hub", "From hub", HUB, REQUIRED),
             Field("to_hub", "To hub", HUB, REQUIRED),
             Field("resource", "Resource", choice("ore", "bio", "pl"), REQUIRED),
-            Field("amount", "Amount", amount((1, INT32)), REQUIRED),
+            Field(
+                "amount",
+                "Amount",
+                amount((1, INT32)),
+                REQUIRED,
+                draws=Draw(of="resource", place="from_hub"),
+            ),
             Field("payer", "Cost paid by", choice("sender", "receiver")),
         ),
         (
@@ -205,7 +222,7 @@ SPECS = (
         "resource.5",
         (
             Field("to", "To power", OTHER_POWER, REQUIRED),
-            Field("amount", "Gal", POSITIVE, REQUIRED),
+            Field("amount", "Gal", POSITIVE, REQUIRED, draws=Draw("gal")),
         ),
         "Gives Gal from your bank to another power's bank at once. Free.",
         "Transfers {amount} Gal to {to}",
@@ -297,7 +314,7 @@ SPECS = (
         "support.7",
         (
             Field("at", "PL from", PLACE, REQUIRED),
-            Field("pl", "PL", POSITIVE, REQUIRED),
+            Field("pl", "PL", POSITIVE, REQUIRED, draws=Draw("pl", place="at")),
             Field("into", "Into static", STATIC, REQUIRED),
         ),
         (
@@ -373,7 +390,7 @@ SPECS = (
         "Fund a research project",
         "Support 4.3.1",
         "support.4.3.1",
-        (Field("gal", "Gal (2 Gal = 1 TP)", POSITIVE, REQUIRED),),
+        (Field("gal", "Gal (2 Gal = 1 TP)", POSITIVE, REQUIRED, draws=Draw("gal")),),
         (
             "Turns Gal into TP for designs and officers: 2 Gal for each TP, from your bank."
             " Needs your Homeworld held."
@@ -388,7 +405,7 @@ SPECS = (
         "support.3.1",
         (
             Field("at", "PL from", PLACE, REQUIRED),
-            Field("troops", "Troops", POSITIVE, REQUIRED),
+            Field("troops", "Troops", POSITIVE, REQUIRED, draws=_PL_FROM_AT),
             Field("into", "Into troop space of", CARRIER, REQUIRED),
         ),
         (
@@ -404,7 +421,7 @@ SPECS = (
         "support.3.1",
         (
             Field("system", "System", HELD_SYSTEM, REQUIRED),
-            Field("troops", "Troops", POSITIVE, REQUIRED),
+            Field("troops", "Troops", POSITIVE, REQUIRED, draws=_PL_OF_SYSTEM),
             Field("invader", "Invader", ANY_POWER),
         ),
         (

@@ -33,6 +33,7 @@ from .kinds import (
     SYSTEMS,
     TYPED_ID_HELP,
     WORK,
+    Draw,
     Field,
     choice,
     text,
@@ -465,7 +466,13 @@ SPECS = (
         "support.3.4",
         (
             Field("into", "Into group or static", SUPPLIED, REQUIRED),
-            Field("ep", "EP", POSITIVE, REQUIRED),
+            Field(
+                "ep",
+                "EP",
+                POSITIVE,
+                REQUIRED,
+                draws=Draw("bio", place="into", reach=True, unit="EP"),
+            ),
         ),
         "Stores EP on a group or static so it stays in supply.",
         "Supplies {ep} EP to {into}",

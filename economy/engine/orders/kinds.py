@@ -361,6 +361,23 @@ class Kind:
 REQUIRED = True
 OPTIONAL = False
 
+BANKED = frozenset({"gal", "tp"})  # R-1.1: Gal and TP lie in the bank; goods at places (R-1.2)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """What an amount field takes from a stockpile (issue 30), so that entry can warn of an
+    amount beyond what the power holds: ``resource`` (else the value of the field ``of``),
+    from the bank for Gal and TP (R-1.1), else from what the field ``place`` names (a hub, a
+    system, a group, a static) or, with ``reach``, from what may reach its hex (R-1.4).
+    ``unit``: the field's own unit when it is not the resource (troops recruited from PL)."""
+
+    resource: str = ""
+    of: str = ""
+    place: str = ""
+    reach: bool = False
+    unit: str = ""
+
 
 @dataclass(frozen=True)
 class Field:
@@ -370,6 +387,7 @@ class Field:
     required: bool = OPTIONAL
     help: str = ""
     engine: bool = True  # False: kept by the shell only (a hub's display name), never checked
+    draws: Draw | None = None  # the stockpile its amount spends or moves (issue 30)
 
     @property
     def widget(self) -> str:
