@@ -209,6 +209,7 @@ def _private_layer(state: State, viewer: str) -> PrivateLayer:
             Hex.parse(h["centre"]) if h.get("centre") else None,
             tuple(Hex.parse(n) for n in h.get("nodes", [])),
             tuple((Hex.parse(a), Hex.parse(b)) for a, b in h.get("links", [])),
+            hub_name(str(h["id"]), str(h.get("name") or ""), [viewer]),
         )
         for h in own_hubs
     )

@@ -196,12 +196,14 @@ def _own_hubs(power: Power) -> dict[int, OwnHub]:
     nodes: dict[int, list[Hex]] = defaultdict(list)
     centre: dict[int, Hex] = {}
     keys: dict[int, str] = {}
-    for hub_id, key, col, row, is_centre in (
+    names: dict[int, str] = {}
+    for hub_id, key, name, col, row, is_centre in (
         HubNode.objects.filter(hub__power=power)
-        .values_list("hub_id", "hub__key", "col", "row", "is_centre")
+        .values_list("hub_id", "hub__key", "hub__name", "col", "row", "is_centre")
         .order_by("hub_id", "col", "row")
     ):
         keys[hub_id] = key
+        names[hub_id] = hub_name(key, name, [power.key])
         if is_centre:
             centre[hub_id] = Hex(col, row)
         else:
@@ -214,7 +216,8 @@ def _own_hubs(power: Power) -> dict[int, OwnHub]:
     ):
         links[hub_id].append((Hex(ac, ar), Hex(bc, br)))
     return {
-        h: OwnHub(keys[h], centre.get(h), tuple(nodes[h]), tuple(links[h])) for h in sorted(keys)
+        h: OwnHub(keys[h], centre.get(h), tuple(nodes[h]), tuple(links[h]), names[h])
+        for h in sorted(keys)
     }
 
 

@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from economy import catalogue
 from economy.engine.orders import NAMES_FLEET, SPECS
-from economy.engine.orders.kinds import KEY_LENGTH, Field, NewId
+from economy.engine.orders.kinds import KEY_LENGTH, TYPED_ID, Field, NewId
 from economy.engine.validate import Catalog, after_pacts, check_order, draw_warnings
 from economy.snapshot import pact_fleet
 from ftcamp.errors import Refused
@@ -80,6 +81,7 @@ def check(power: Power, payload: Any, *, contract: bool = False) -> Entry:
         errors = shape_errors(payload, contract=True)
         stored: dict[str, Any] = payload
     else:
+        payload = with_default_ids(power, payload)
         errors = shape_errors(payload) or key_errors(power.key, payload)
         stored = {} if errors else stored_order(power.key, payload)
     if errors:
@@ -194,6 +196,71 @@ def key_errors(power_key: str, payload: dict[str, Any]) -> list[str]:
             if len(key) > KEY_LENGTH or SHIPMENT_ID.fullmatch(key):
                 return [f"{field.name}: choose another id"]
     return []
+
+
+# --- short names (issue 30) ----------------------------------------------------------------
+
+NOT_SHORT = re.compile(r"[^a-z0-9]+")
+TRIES = 16  # candidates checked in one query
+NUMBERED = 999  # a default's number goes no higher (a stem of 20 letters and "-999" fit)
+
+
+def short_name(text: str) -> str:
+    """A name as a player writes it ("Terra Hub", "Frégate 2") as a short name ("terra-hub",
+    "fregate-2"); not always a valid one (it may start with a digit)."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return NOT_SHORT.sub("-", plain.lower()).strip("-")
+
+
+def with_default_ids(power: Power, payload: Any) -> Any:
+    """Issue 30: a new thing's short name, left out or blank, chosen readable and free (from
+    the name typed for it, the design a build builds, else what it is: ``terra-hub``,
+    ``frigate-2``, ``group-1``); one typed as a name ("Terra Hub") written short. Nothing
+    else of the order changes; what still does not fit is left for the shape check to name."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("type"), str):
+        return payload
+    if payload["type"] not in SPECS:
+        return payload
+    out = dict(payload)
+    for field in _typed_fields(out):
+        value = out.get(field.name)
+        if isinstance(value, str) and value.strip():
+            short = short_name(value)
+            if not TYPED_ID.fullmatch(value) and TYPED_ID.fullmatch(short):
+                out[field.name] = short
+        elif value is None or isinstance(value, str):
+            out[field.name] = _free(power, *_stem(power.key, field, out))
+    return out
+
+
+def _stem(power_key: str, field: Field, payload: dict[str, Any]) -> tuple[str, bool]:
+    """What a default is made from, and whether it is a name (tried bare first) rather than a
+    kind of thing (always numbered)."""
+    assert isinstance(field.kind, NewId)
+    named = payload.get("name")
+    if isinstance(named, str) and TYPED_ID.fullmatch(short_name(named)):
+        return short_name(named), True
+    design = payload.get("design")
+    if field.kind.word == "craft" and isinstance(design, str):
+        stem = short_name(design.removeprefix(stored_key(power_key, "")))
+        if TYPED_ID.fullmatch(stem):
+            return stem, False
+    return field.kind.word, False
+
+
+def _free(power: Power, stem: str, bare: bool) -> str:
+    """The first of ``stem``, ``stem-1``, ``stem-2``... (``stem`` only when ``bare``) that no
+    thing of the campaign and no order on the sheet has, a query per 16 tried."""
+    room = min(24, KEY_LENGTH - len(stored_key(power.key, ""))) - len(f"-{NUMBERED}")
+    stem = stem[:room].rstrip("-")
+    names = ([stem] if bare else []) + [f"{stem}-{n}" for n in range(1, NUMBERED + 1)]
+    for start in range(0, len(names), TRIES):
+        batch = names[start : start + TRIES]
+        used = catalogue.taken(power, [stored_key(power.key, n) for n in batch])
+        free = [n for n in batch if stored_key(power.key, n) not in used]
+        if free:
+            return free[0]
+    return stem  # all taken: the engine's rule names the clash
 
 
 def stored_order(power_key: str, payload: dict[str, Any]) -> dict[str, Any]:

@@ -132,14 +132,26 @@ class Names:
         keys = set(powers) | {p["id"] for p in state.get("powers", [])}
         designs = {d["id"]: d.get("name") or own(d["id"], keys) for d in state.get("designs", [])}
         at = f" (round {state['round']})" if state.get("round") else ""
+
+        def of(thing: Mapping[str, Any]) -> str:
+            """Another power's thing names that power (issue 30: never "Group 2" for esu's)."""
+            whose = thing.get("power")
+            return (
+                f" of {powers.get(whose, whose)}"
+                if viewer and whose not in ("", None, viewer)
+                else ""
+            )
+
         return cls(
             systems={s["id"]: f"{s['name']} ({s['hex']})" for s in state.get("systems", [])},
             powers=dict(powers),
             hubs=hub_table(state, powers, hub_names or {}, viewer),
-            groups={g["id"]: f"Group {own(g['id'], keys)}" for g in state.get("groups", [])},
-            statics={s["id"]: f"Static {own(s['id'], keys)}" for s in state.get("statics", [])},
+            groups={g["id"]: f"Group {own(g['id'], keys)}{of(g)}" for g in state.get("groups", [])},
+            statics={
+                s["id"]: f"Static {own(s['id'], keys)}{of(s)}" for s in state.get("statics", [])
+            },
             craft={
-                c["id"]: f"{own(c['id'], keys)} ({designs.get(c['design'], c['design'])})"
+                c["id"]: f"{own(c['id'], keys)} ({designs.get(c['design'], c['design'])}){of(c)}"
                 for c in state.get("craft", [])
             },
             designs=designs,
@@ -322,13 +334,18 @@ def hub_name(key: str, name: str, powers: Iterable[str]) -> str:
     return name or own(key, powers).replace("-", " ").capitalize()
 
 
+# where the players' names say more than the ids the engine's words were written for: a
+# battle record's name is its hex and round ("at 0505 (round 3)"), so its hex is not said again
+PLAYER_WORDS = {**WORDS, "battle.not_applied": "Battle record {battle} was not applied: {why}"}
+
+
 def describe(event: Mapping[str, Any], names: Names) -> str:
     """An event in words (``text`` for a record written before events had a kind)."""
     kind = event.get("kind")
-    if kind not in WORDS:
+    if kind not in PLAYER_WORDS:
         return str(event.get("text", ""))
     data = {k: names.render(k, v) for k, v in event.get("data", {}).items()}
-    return fill(WORDS[kind], data)
+    return fill(PLAYER_WORDS[kind], data)
 
 
 def in_words(events: Iterable[Mapping[str, Any]], names: Names) -> list[dict[str, Any]]:

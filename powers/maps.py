@@ -80,6 +80,7 @@ class OwnHub:
     centre: Hex | None
     nodes: tuple[Hex, ...]
     links: tuple[tuple[Hex, Hex], ...]
+    name: str = ""  # as players read it (issue 30: never the key in a hover title)
 
 
 @dataclass(frozen=True, slots=True)
@@ -432,6 +433,7 @@ def _private_layer(layer: PrivateLayer, colour: dict[str, str], size: float) -> 
     out.append('<g class="own-hubs">')
     for hub in layer.hubs:
         out.append(f'<g class="own-hub" data-hub="{_e(hub.key)}">')
+        of_hub = f"of hub {_e(hub.name or hub.key)}"
         for a, z in hub.links:
             (ax, ay), (bx, by) = centre_px(a, size), centre_px(z, size)
             out.append(
@@ -442,7 +444,7 @@ def _private_layer(layer: PrivateLayer, colour: dict[str, str], size: float) -> 
             nx, ny = centre_px(n, size)
             out.append(
                 f'<circle class="node" stroke="{c}" cx="{_f(nx)}" cy="{_f(ny)}" '
-                f'r="{_f(size / 2.6)}"><title>Node {n} of {_e(hub.key)}</title></circle>'
+                f'r="{_f(size / 2.6)}"><title>Node {n} {of_hub}</title></circle>'
             )
         if hub.centre is not None:
             cx, cy = centre_px(hub.centre, size)
@@ -450,7 +452,7 @@ def _private_layer(layer: PrivateLayer, colour: dict[str, str], size: float) -> 
             out.append(
                 f'<polygon class="centre" fill="none" stroke="{c}" stroke-width="2" '
                 f'points="{_f(cx)},{_f(cy - r)} {_f(cx + r)},{_f(cy)} {_f(cx)},{_f(cy + r)} '
-                f'{_f(cx - r)},{_f(cy)}"><title>Trade centre {hub.centre} of {_e(hub.key)}'
+                f'{_f(cx - r)},{_f(cy)}"><title>Trade centre {hub.centre} {of_hub}'
                 "</title></polygon>"
             )
         out.append("</g>")

@@ -58,7 +58,7 @@ def test_commission_an_officer_set_up_a_bubble_and_see_it(
     add(
         p0,
         "commission",
-        {"New officer id": "vance", "Rank": "1", "Grade (1-10)": "2", "Name": "Cdr Vance"},
+        {"Short name": "vance", "Rank": "1", "Grade (1-10)": "2", "Name": "Cdr Vance"},
         {},
     )
     added(p0, 1)
@@ -74,7 +74,7 @@ def test_commission_an_officer_set_up_a_bubble_and_see_it(
 
     # round 2: an HQ at the homeworld under Vance, and a sensor two hexes out
     p0.goto(orders)
-    add(p0, "bubble_hq", {"New bubble id": "north", "HQ hex": "0101"}, {"Officer": vance.key})
+    add(p0, "bubble_hq", {"Short name": "north", "HQ hex": "0101"}, {"Officer": vance.key})
     added(p0, 1)
     add(
         p0,

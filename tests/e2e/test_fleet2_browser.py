@@ -83,7 +83,7 @@ def test_battle_record_repair_with_fatigue_and_a_loan_that_returns(
     add(
         p0,
         "repair",
-        {"New work id": "fix", "Ore this round": "1"},
+        {"Short name": "fix", "Ore this round": "1"},
         {"Damaged craft": "p0-g0-f0", "Repairer or builder": "p0-y1"},
     )
     p0.get_by_role("button", name="Add order").click()

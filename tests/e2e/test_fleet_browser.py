@@ -82,7 +82,7 @@ def test_register_build_crew_supply_group_and_map(browser: Browser, live_server,
 
     # ... and build it at the shipyard, its cost and source shown before it is added
     p0.goto(orders)
-    add(p0, "build", {"New craft id": "l1"}, {"Design": "p0-lancer", "Builders": ["p0-y1"]})
+    add(p0, "build", {"Short name": "l1"}, {"Design": "p0-lancer", "Builders": ["p0-y1"]})
     expect(p0.locator("#order-errors")).to_contain_text(
         "Costs 44 Ore (NPV 40, +4 while no craft of it is finished)"
     )
@@ -99,9 +99,7 @@ def test_register_build_crew_supply_group_and_map(browser: Browser, live_server,
     expect(p0.locator('[data-work="p0-l1"] progress')).to_have_attribute("value", "30")
     expect(p0.locator('[data-work="p0-l1"]')).to_contain_text("about 1 round more")
     p0.goto(orders)
-    add(
-        p0, "form_group", {"New group id": "strike"}, {"Craft": ["p0-l1"], "Group kind": "standard"}
-    )
+    add(p0, "form_group", {"Short name": "strike"}, {"Craft": ["p0-l1"], "Group kind": "standard"})
     p0.get_by_role("button", name="Add order").click()
     expect(p0.locator("#order-list")).to_contain_text("Forms Standard group strike from l1")
     add(p0, "crew", {}, {"Group": "p0-strike"})

@@ -156,9 +156,9 @@ def test_the_page_form_names_the_field(client: Client, world: World) -> None:
     the field, and resolution lists it as rejected."""
     client.force_login(world.users[0])
     url = reverse("order-add", args=[world.campaign.pk, "p0"])
-    r = client.post(url, {"type": "rebuild", "id": "Re Build", "craft": "p0-g0-f0"})
+    r = client.post(url, {"type": "rebuild", "id": "2 Rebuild", "craft": "p0-g0-f0"})
     assert r.status_code == 400
-    assert "New work id: &#x27;Re Build&#x27; is not a valid id" in r.text
+    assert "Short name: &#x27;2 Rebuild&#x27; is not a valid id" in r.text
     assert not Order.objects.exists()
     r = client.post(url, {"type": "rebuild", "id": "rb1", "craft": "p0-g0-f0", "builder": "x9"})
     assert r.status_code == 302

@@ -139,7 +139,7 @@ def test_past_private_map_has_its_own_secrets_of_then_and_never_anothers(client:
     for text in (page, svg):
         # Power 0's hub West and bubble of then, from the record (both are gone now)
         assert 'data-hub="p0-west"' in text and 'data-bubble="p0-b1"' in text
-        assert f"Node {P0_NODE} of p0-west" in text
+        assert f"Node {P0_NODE} of hub West" in text
         assert_no_trace_of(text, [P1_CENTRE, P1_NODE, P1_HQ, P1_SENSOR])
         assert "SECRET-P1-BUBBLE" not in text and "p1-deep" not in text
     assert _changes(page) == [

@@ -180,8 +180,10 @@ def test_private_map_draws_own_hubs_bubbles_and_routes() -> None:
     assert hubs == {"hub0", "zz-p0-deep-hub"}
     assert 'data-bubble="own-bubble-p0"' in svg
     assert f"Sensor {P0_SENSOR}" in svg and f"HQ {P0_HQ}" in svg
-    assert f"Trade centre {P0_CENTRE} of zz-p0-deep-hub" in svg
-    assert f"Node {P0_NODE} of zz-p0-deep-hub" in svg
+    # hover titles name the hub, never by its key (issue 30)
+    assert f"Trade centre {P0_CENTRE} of hub Zz p0 deep hub" in svg
+    assert f"Node {P0_NODE} of hub Zz p0 deep hub" in svg
+    assert not [t for t in root.iter(f"{SVG}title") if "zz-p0-deep-hub" in (t.text or "")]
     assert svg.count('class="link"') == 2
     (route,) = [e for e in root.iter(f"{SVG}line") if e.get("class") == "route"]
     start = centre_px(TradeHubCentre.of("hub0"), HEX_SIZE)

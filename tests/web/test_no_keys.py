@@ -239,6 +239,24 @@ def test_another_powers_hub_is_never_read_as_the_readers_own() -> None:
     assert sheet.words("nac-f9 completed") == "f9 completed"
 
 
+def test_another_powers_groups_in_the_state_name_their_power() -> None:
+    """esu's group 2 read "Group 2" to nac, as if it were nac's own (issue 30)."""
+    state = {
+        **STATE,
+        "groups": [{"id": "esu-2", "power": "esu"}, {"id": "nac-1", "power": "nac"}],
+        "statics": [{"id": "esu-yard", "power": "esu"}],
+        "designs": [{"id": "esu-frigate", "name": "Frigate"}],
+        "craft": [{"id": "esu-f1", "power": "esu", "design": "esu-frigate"}],
+    }
+    names = Names.of_state(state, POWER_NAMES, {}, "nac")
+    assert names.name("groups", "esu-2") == "Group 2 of Eurasian Solar Union"
+    assert names.name("groups", "nac-1") == "Group 1"
+    assert names.name("statics", "esu-yard") == "Static yard of Eurasian Solar Union"
+    assert names.name("craft", "esu-f1") == "f1 (Frigate) of Eurasian Solar Union"
+    # with no reader (the organiser, a case) nothing is qualified
+    assert Names.of_state(state, POWER_NAMES).name("groups", "esu-2") == "Group 2"
+
+
 def test_officers_battles_shipments_and_mission_kinds_read_in_words() -> None:
     names = Names.of_state(STATE, POWER_NAMES, {}, "nac")
     assert names.words("pay of nac-hale") == "pay of Ada Hale"
@@ -248,6 +266,13 @@ def test_officers_battles_shipments_and_mission_kinds_read_in_words() -> None:
     assert names.words("CF lost in battle br-400c95b5") == "CF lost in battle at 0505 (round 3)"
     destroyed = {"kind": "battle.destroyed", "data": {"battle": "br-400c95b5", "craft": "x"}}
     assert describe(destroyed, names) == "Battle record at 0505 (round 3): x was destroyed"
+    unapplied = {
+        "kind": "battle.not_applied",
+        "data": {"battle": "br-400c95b5", "hex": "0505", "why": "it was expired"},
+    }
+    assert describe(unapplied, names) == (  # the hex once (its name says it)
+        "Battle record at 0505 (round 3) was not applied: it was expired"
+    )
     assert names.place("shipment:r6-esu-1") == "in transit: shipment 1 of round 6"
     assert names.words("goods r6-esu-1 arrive") == "goods shipment 1 of round 6 arrive"
     mission = {"type": "diplomatic_mission", "id": "m1", "diplomat": "nac-d", "target": "esu"}

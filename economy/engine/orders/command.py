@@ -15,15 +15,14 @@ from .kinds import (
     GRADE,
     GROUP,
     HEX_,
-    NEW_ID,
     OFFICER,
     POSITIVE,
     SYSTEM,
     TARGET_POWER,
-    TYPED_ID_HELP,
     Draw,
     Field,
     choice,
+    new_id,
     text,
 )
 from .spec import OPTIONAL, REQUIRED, OrderSpec, shown, with_parts
@@ -35,7 +34,7 @@ SPECS = (
         "Support 5.1, R-8.2",
         "support.5.1",
         (
-            Field("id", "New officer id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("officer"),
             Field("rank", "Rank", POSITIVE, REQUIRED),
             Field("grade", "Grade (1-10)", GRADE, REQUIRED),
             Field("name", "Name", text(100), OPTIONAL, "optional"),
@@ -127,7 +126,7 @@ SPECS = (
         "Support 5.2, R-8.3",
         "support.5.2",
         (
-            Field("id", "New bubble id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("bubble"),
             Field("hex", "HQ hex", HEX_, REQUIRED, "XXYY"),
             Field("officer", "Officer", OFFICER, REQUIRED),
         ),
@@ -251,7 +250,7 @@ SPECS = (
         "Support 4.4.1, R-8.4",
         "support.4.4",
         (
-            Field("id", "New diplomat id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("diplomat"),
             Field("craft", "Aboard craft", FINISHED_CRAFT, REQUIRED),
             Field("name", "Name", text(100), OPTIONAL, "optional"),
         ),
@@ -277,7 +276,7 @@ SPECS = (
         "Support 4.4, R-8.4",
         "support.4.4",
         (
-            Field("id", "New mission id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("mission"),
             Field("diplomat", "Diplomat", DIPLOMAT, REQUIRED),
             Field("target", "Target power", TARGET_POWER, REQUIRED),
             Field("kind", "Mission", choice(*MISSION_KINDS), REQUIRED),

@@ -18,7 +18,6 @@ from .kinds import (
     HUB,
     INT32,
     LINKS,
-    NEW_ID,
     OTHER_POWER,
     PERCENT,
     PLACE,
@@ -26,11 +25,11 @@ from .kinds import (
     SHARES,
     STATIC,
     SYSTEM,
-    TYPED_ID_HELP,
     Draw,
     Field,
     amount,
     choice,
+    new_id,
     text,
 )
 from .spec import OPTIONAL, REQUIRED, Blanks, OrderSpec, shown, with_parts
@@ -233,7 +232,7 @@ SPECS = (
         "Support 4.1.1, R-5.1",
         "support.4.1.1",
         (
-            Field("id", "New hub id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("hub"),
             Field("name", "Hub name", text(60), OPTIONAL, "optional", engine=False),
             Field("centre", "Centre hex", HEX_, REQUIRED, "XXYY"),
             Field("nodes", "Node hexes", HEXES, OPTIONAL, "e.g. 0203 0305"),

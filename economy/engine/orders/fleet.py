@@ -25,17 +25,16 @@ from .kinds import (
     HEX_,
     ITEMS,
     LOADOUT,
-    NEW_ID,
     ORBITING,
     POSITIVE,
     REPAIRER,
     SUPPLIED,
     SYSTEMS,
-    TYPED_ID_HELP,
     WORK,
     Draw,
     Field,
     choice,
+    new_id,
     text,
 )
 from .spec import OPTIONAL, REQUIRED, Blanks, OrderSpec, shown, with_parts
@@ -153,7 +152,7 @@ SPECS = (
         "Support 1.1, R-10.0",
         "support.1",
         (
-            Field("id", "New design id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("design"),
             Field("name", "Design name", text(60), OPTIONAL, "optional"),
             Field("class", "Class", choice(*CRAFT_CLASSES), REQUIRED),
             Field("mobility", "Mobility", choice(*MOBILITIES), REQUIRED),
@@ -190,7 +189,7 @@ SPECS = (
         "Support 1.1, R-10.1",
         "support.1",
         (
-            Field("id", "New craft id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("craft"),
             Field("design", "Design", DESIGN, REQUIRED),
             Field(
                 "builders",
@@ -249,7 +248,7 @@ SPECS = (
         "Support 1.3, R-10.3",
         "support.1",
         (
-            Field("id", "New work id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("unbuild"),
             Field("craft", "Craft to unbuild", CRAFT, REQUIRED),
             Field("builder", "At builder", BUILDER, REQUIRED),
         ),
@@ -269,7 +268,7 @@ SPECS = (
         "R-10.2",
         "support.1",
         (
-            Field("id", "New work id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("repair"),
             Field("craft", "Damaged craft", CRAFT, REQUIRED),
             Field("repairer", "Repairer or builder", REPAIRER, REQUIRED, "in the craft's hex"),
             ORE_THIS_ROUND,
@@ -297,7 +296,7 @@ SPECS = (
         "R-10.2",
         "support.1",
         (
-            Field("id", "New work id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("rebuild"),
             Field("craft", "Damaged craft", CRAFT, REQUIRED),
             Field("builder", "Builder", BUILDER, REQUIRED, "in the craft's hex"),
             Field("remove_fatigue", "Remove fatigue", FLAG, OPTIONAL, "costs extra Ore"),
@@ -325,7 +324,7 @@ SPECS = (
         "Support 1.5, R-10.5a",
         "support.1",
         (
-            Field("id", "New work id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("refit"),
             Field("craft", "Craft", CRAFT, REQUIRED),
             Field("builder", "Builder", BUILDER, REQUIRED, "in the craft's hex"),
             Field("design", "Variant design", DESIGN, REQUIRED, "of the same mobility"),
@@ -377,7 +376,7 @@ SPECS = (
         "Support 1.6.3",
         "support.1.6",
         (
-            Field("id", "New design id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("study"),
             Field("craft", "Received craft", CRAFT, REQUIRED),
             Field("builder", "At builder", BUILDER, REQUIRED, "kept there this round"),
         ),
@@ -417,7 +416,7 @@ SPECS = (
         "Support 1.1, R-2b",
         "support.1",
         (
-            Field("id", "New group id", NEW_ID, REQUIRED, TYPED_ID_HELP),
+            new_id("group"),
             Field("craft", "Craft", ORBITING, REQUIRED, "craft in orbit, one hex"),
             Field("kind", "Group kind", choice(*GROUP_KINDS)),
         ),

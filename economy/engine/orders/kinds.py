@@ -44,6 +44,8 @@ SYSTEM_NAME_LENGTH = 60  # powers.DesignSystem.name
 
 TYPED_ID = re.compile(r"[a-z][a-z0-9-]{0,23}")
 TYPED_ID_HELP = "1-24 lower-case letters, digits or '-', starting with a letter"
+# issue 30: a new thing's short name may be left blank (the shell chooses a readable one)
+NEW_ID_HELP = "optional: left blank, one is chosen from what it is (e.g. frigate-2)"
 HEX = re.compile(r"(0[1-9]|[1-9][0-9])(0[1-9]|[1-9][0-9])")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _INT = re.compile(r"^-?\d+$")
@@ -328,6 +330,7 @@ class Kind:
     on_map: bool = False  # its hexes are checked against the map's bounds
     options: tuple[str, ...] = ()
     noun: str = ""  # what it names, in the plural: "you have no <noun>" when there is none
+    defaulted: bool = False  # the shell fills it when left out, so the API need not send it
 
     def shape(self, v: Any, field: Field, *, contract: bool = False) -> str | None:
         """The storage limits of one value (layer 1). ``None``: leave the rest to the engine.
@@ -500,9 +503,13 @@ class Text(Kind):
 @dataclass(frozen=True)
 class NewId(Kind):
     """An id the player chooses for a thing the order creates, typed short and stored as
-    ``<power>-<typed id>`` (``economy.entry``)."""
+    ``<power>-<typed id>`` (``economy.entry``). Left out, the shell chooses a readable one from
+    ``word`` (issue 30: ``economy.entry.with_default_ids``), so the schema does not require it;
+    the engine does (a case file's orders carry their ids)."""
 
     widget: str = "typed_id"
+    word: str = ""  # the default's stem: what the order creates ("hub", "craft", "group")
+    defaulted: bool = True
 
     def shape(self, v: Any, field: Field, *, contract: bool = False) -> str | None:
         if contract:
@@ -982,7 +989,14 @@ AT_LEAST_ZERO = Int(at_least_zero)
 PERCENT = Int(percent)
 GRADE = Int(grade)
 FLAG = Flag(_bool)
-NEW_ID = NewId(_new_id)
+
+
+def new_id(word: str) -> Field:
+    """The ``id`` field of an order that creates a thing: a short name the player may leave
+    blank (issue 30), the default's stem ``word``."""
+    return Field("id", "Short name", NewId(_new_id, word=word), REQUIRED, NEW_ID_HELP)
+
+
 HEX_ = Hex(_hex)
 HEXES = Hexes(_hexes)
 LINKS = Links(_links)

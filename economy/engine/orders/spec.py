@@ -56,7 +56,11 @@ class OrderSpec:
                 "type": {"type": "string", "enum": [self.type]},
                 **{f.name: f.kind.schema(f) for f in self.fields},
             },
-            "required": ["type", *(f.name for f in self.fields if f.required)],
+            # a new thing's short name the shell fills when left out (issue 30)
+            "required": [
+                "type",
+                *(f.name for f in self.fields if f.required and not f.kind.defaulted),
+            ],
             "additionalProperties": False,
         }
 
