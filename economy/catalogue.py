@@ -15,7 +15,7 @@ from economy.engine.command_entry import CHECKED as CHAIN_CHECKED
 from economy.engine.command_entry import Desk, entry_problem
 from economy.engine.command_state import Officer as OfficerState
 from economy.engine.navy import Navy
-from economy.engine.orders import NAMES_PROMISED, PROMISES, SPECS
+from economy.engine.orders import DRAWING, NAMES_PROMISED, PROMISES, SPECS
 from economy.engine.orders.kinds import KEY_LENGTH
 from economy.models import Order, RoundStatus
 from economy.snapshot import load_bubbles, load_power_fleet
@@ -165,6 +165,18 @@ def sheet_promises(power: Power) -> dict[str, tuple[str, str]]:
         if isinstance(payload.get("id"), str):
             out.setdefault(payload["id"], (PROMISES[payload["type"]], power.key))
     return out
+
+
+def sheet_draws(power: Power, position: int | None = None) -> list[Any]:
+    """The orders on the power's open sheet that draw on a stockpile, but the one at
+    ``position`` (being replaced): what an order's warning adds its own amount to (issue 30;
+    one query)."""
+    orders = Order.objects.filter(
+        sheet__power=power, sheet__round__status=RoundStatus.OPEN, payload__type__in=list(DRAWING)
+    )
+    if position is not None:
+        orders = orders.exclude(position=position)
+    return list(orders.order_by("position").values_list("payload", flat=True))
 
 
 def taken(power: Power, keys: list[str]) -> set[str]:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from economy import catalogue
-from economy.engine.orders import NAMES_FLEET, SPECS
+from economy.engine.orders import DRAWING, NAMES_FLEET, SPECS
 from economy.engine.orders.kinds import KEY_LENGTH, TYPED_ID, Field, NewId
 from economy.engine.validate import Catalog, after_pacts, check_order, draw_warnings
 from economy.snapshot import pact_fleet
@@ -73,10 +73,13 @@ class Entry:
         return self.refused.errors if self.refused is not None else self.errors + self.warnings
 
 
-def check(power: Power, payload: Any, *, contract: bool = False) -> Entry:
+def check(
+    power: Power, payload: Any, *, contract: bool = False, position: int | None = None
+) -> Entry:
     """The one entry check for both front doors, reading only what the order names: the
     storage limits, then the engine's rules. ``contract``: an order from a case file, whose
-    ids are keys already (contracts §1)."""
+    ids are keys already (contracts §1). ``position``: the order it replaces on the sheet,
+    whose amounts its warnings do not add (issue 30)."""
     if contract:
         errors = shape_errors(payload, contract=True)
         stored: dict[str, Any] = payload
@@ -90,8 +93,18 @@ def check(power: Power, payload: Any, *, contract: bool = False) -> Entry:
     return Entry(
         stored,
         _rule_errors(power, stored, catalog),
-        warnings=draw_warnings(catalog, stored),
+        warnings=_warnings(power, stored, catalog, position),
     )
+
+
+def _warnings(
+    power: Power, stored: dict[str, Any], catalog: Catalog, position: int | None
+) -> list[str]:
+    """Amounts beyond what the power holds, with what the rest of its sheet takes from the
+    same places (issue 30; one query, for an order that draws only)."""
+    if stored.get("type") not in DRAWING:
+        return []
+    return draw_warnings(catalog, stored, catalogue.sheet_draws(power, position))
 
 
 def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog) -> list[str]:

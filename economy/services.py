@@ -146,7 +146,7 @@ def update_order(
 ) -> Order:
     """Replace the order at ``position``, with the same checks as ``add_order``, run before the
     open round row is locked for the write."""
-    prepared = entry.check(power, payload)
+    prepared = entry.check(power, payload, position=position)
     with transaction.atomic():
         rnd = lock_open_round(power.campaign_id, expected=round_number)
         return _replace(power, rnd, position, prepared, actor=actor, strict=strict)

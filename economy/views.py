@@ -206,7 +206,7 @@ def validate_order(request: HttpRequest, power: Power) -> HttpResponse:
     """Validation as the player types: the engine's own entry checks and messages."""
     kind = request.POST.get("type", "")
     payload = payload_from(kind, request.POST)
-    errors = entry.check(power, payload).problems
+    errors = entry.check(power, payload, position=_position(request)).problems
     if errors:
         names = selectors.names_for(power)
         errors = [names.words(e) for e in errors]

@@ -7,7 +7,8 @@ set up earlier in the same round) are made again by the step that applies the or
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .catalog import BANK
@@ -17,7 +18,7 @@ from .catalog import after_pacts as after_pacts
 from .catalog import state_ids as state_ids
 from .orders import NAMES_FLEET as NAMES_FLEET
 from .orders import PROMISES, SPECS
-from .orders.kinds import BANKED, NewId
+from .orders.kinds import BANKED, Draw, NewId
 from .orders.kinds import hex_problem as hex_problem
 from .state import Order, State
 
@@ -66,17 +67,12 @@ def check_order(catalog: Catalog, power: str, raw: Any) -> list[str]:
 UNITS = {"gal": "Gal", "tp": "TP", "ore": "Ore", "bio": "Bio", "pl": "PL", "ep": "EP"}
 
 
-def draw_warnings(catalog: Catalog, raw: Any) -> list[str]:
-    """Issue 30: ``field: ...`` for each amount of an order beyond what its power holds now
-    where the field draws (``Field.draws``), by the catalogue's ``holdings`` of that power.
-    Warnings, not errors: goods may arrive during the round, and the step that spends them
-    judges (R-0.2). Only the power's own places are in the holdings, so a warning never tells
-    of another power's stock."""
+def drawn(raw: Any) -> Iterator[tuple[str, Draw, str, str, int]]:
+    """What each amount of an order takes where its field draws (``Field.draws``): (field,
+    draw, place, resource, amount), the place ``bank`` for Gal and TP (R-1.1)."""
     spec = SPECS.get(str(raw.get("type"))) if isinstance(raw, dict) else None
     if spec is None:
-        return []
-    held = catalog.holdings
-    out = []
+        return
     for f in spec.fields:
         amount, draw = raw.get(f.name), f.draws
         if draw is None or isinstance(amount, bool) or not isinstance(amount, int):
@@ -85,10 +81,27 @@ def draw_warnings(catalog: Catalog, raw: Any) -> list[str]:
         if not isinstance(res, str):
             continue
         place = BANK if res in BANKED else raw.get(draw.place)
-        if not isinstance(place, str):
-            continue
+        if isinstance(place, str):
+            yield f.name, draw, place, res, amount
+
+
+def draw_warnings(catalog: Catalog, raw: Any, others: Iterable[Any] = ()) -> list[str]:
+    """Issue 30: ``field: ...`` for each amount of an order beyond what its power holds now
+    where the field draws (``Field.draws``), by the catalogue's ``holdings`` of that power,
+    with what the power's ``others`` orders (the rest of its sheet) take from the same place
+    added. Warnings, not errors: goods may arrive during the round, and the step that spends
+    them judges (R-0.2). Only the power's own places are in the holdings, so a warning never
+    tells of another power's stock."""
+    held = catalog.holdings
+    before: Counter[tuple[str, str]] = Counter()
+    for other in others:
+        for _, _, place, res, amount in drawn(other):
+            before[(place, res)] += max(amount, 0)
+    out = []
+    for name, draw, place, res, amount in drawn(raw):
         have = (held.reach if draw.reach and place != BANK else held.stock).get((place, res))
-        if have is None or amount <= have:  # not the power's, or enough
+        taken = before[(place, res)]
+        if have is None or amount + taken <= have:  # not the power's, or enough
             continue
         unit = UNITS.get(res, res)
         said = (
@@ -96,13 +109,15 @@ def draw_warnings(catalog: Catalog, raw: Any) -> list[str]:
             if draw.unit
             else f"{amount:,} {unit} is"
         )
+        if taken:
+            said = f"with the {taken:,} {unit} your other orders take, {said}"
         if place == BANK:
             where = "your treasury holds"
         elif draw.reach:
             where = f"that can reach the hex of {held.where.get(place, place)}"
         else:
             where = f"{held.where.get(place, place)} holds"
-        out.append(f"{f.name}: {said} more than the {have:,} {unit} {where}")
+        out.append(f"{name}: {said} more than the {have:,} {unit} {where}")
     return out
 
 

@@ -122,6 +122,30 @@ def test_api_update_warns_as_the_add_does(api: ApiClient) -> None:
     assert r.json()["error"] == ""
 
 
+def test_the_rest_of_the_sheet_is_added_to_what_an_order_takes(api: ApiClient) -> None:
+    """Two transfers of 60 Gal from a treasury of 100: the second is warned of, with what the
+    first takes; an order replaced is not added to itself (issue 30)."""
+    half = {**OVER, "amount": 60}
+    assert post(api, half).json()["error"] == ""
+    assert post(api, half).json()["error"] == (
+        "amount: with the 60 Gal your other orders take, 60 Gal is more than the 100 Gal "
+        "your treasury holds"
+    )
+    r = api.put(api.base + "orders/0/", json.dumps(half), content_type="application/json")
+    assert r.json()["error"].startswith("amount: with the 60 Gal")  # the other one, not itself
+    r = api.put(
+        api.base + "orders/1/", json.dumps({**half, "amount": 40}), content_type="application/json"
+    )
+    assert r.json()["error"] == ""  # 60 + 40: enough
+    assert post(api, {**OVER, "amount": 1}).json()["error"] == (
+        "amount: with the 100 Gal your other orders take, 1 Gal is more than the 100 Gal your "
+        "treasury holds"
+    )
+    # another place's draws are not added: the hub's Bio is not the treasury's Gal
+    sell = {"type": "market_sell", "resource": "bio", "amount": 25, "from": "hub0"}
+    assert post(api, sell).json()["error"] == ""
+
+
 # --- the page ----------------------------------------------------------------------------
 
 
@@ -242,14 +266,18 @@ def test_page_and_api_warn_from_one_check(api: ApiClient, page: Client, world: W
     assert entry.check(world.powers[0], order).warnings == [expected]
     assert post(api, order).json()["error"] == expected
     add_on_page(page, world, {k: str(v) for k, v in order.items()})
-    assert [o.error for o in Order.objects.order_by("position")] == [expected, expected]
+    second = "amount: with the 26 Bio your other orders take, 26 Bio is more than the 25 Bio"
+    assert [o.error for o in Order.objects.order_by("position")] == [
+        expected,
+        f"{second} hub:hub0 holds",
+    ]
 
 
 @pytest.mark.parametrize("systems", [3, 60], ids=["small", "large"])
 def test_warning_at_a_hex_reads_a_fixed_number_of_queries(systems: int) -> None:
     """The places' holdings come in the catalogue's one query (a warning costs none); what
     reaches a hex (R-1.4) two more: the union, the sheet's promises, the pacts' one query and
-    those two, whatever the campaign's size."""
+    those two, and the rest of the sheet (one), whatever the campaign's size."""
     world = make_campaign(f"size {systems}", systems_per_power=systems)
     add_fleet(world, groups=systems // 3)
     power = Power.objects.get(pk=world.powers[0].pk)
@@ -258,4 +286,4 @@ def test_warning_at_a_hex_reads_a_fixed_number_of_queries(systems: int) -> None:
     assert count(lambda: entry.check(power, plain)) == count(
         lambda: entry.check(power, {**plain, "amount": 1})
     )
-    assert count(lambda: entry.check(power, at_hex)) == 5
+    assert count(lambda: entry.check(power, at_hex)) == 6

@@ -55,11 +55,12 @@ PAGES = {
 # a campaign with no battle record, loan, transfer or captured craft checked in one query
 # instead of the pacts' eight when an order names the fleet
 WRITES = {
-    "add_order (API)": (201, 9),
-    "add_order (API, names a group and a hub)": (201, 11),
-    "update_order (API)": (200, 9),
-    "validator (as you type)": (200, 3),
-    "add_order (page, htmx)": (200, 47),  # the sheet it answers with names (issues 17, 30)
+    # an order that draws on a stockpile reads the rest of the sheet for its warning (issue 30)
+    "add_order (API)": (201, 10),
+    "add_order (API, names a group and a hub)": (201, 12),
+    "update_order (API)": (200, 10),
+    "validator (as you type)": (200, 4),
+    "add_order (page, htmx)": (200, 48),  # the sheet it answers with names (issues 17, 30)
 }
 # issue 29: a record still unconfirmed at the resolution is marked expired (one UPDATE); what
 # the round waits for (economy.waiting) is read in as many queries as before, 2

@@ -21,6 +21,8 @@ NAMES_FLEET = frozenset(t for t, s in SPECS.items() if any(f.kind.fleet for f in
 
 #: the types that may name what the power's sheet creates this round (R-10.1a)
 NAMES_PROMISED = frozenset(t for t, s in SPECS.items() if any(f.kind.promised for f in s.fields))
+# the types with an amount that draws on a stockpile (issue 30: warned of at entry)
+DRAWING = frozenset(t for t, s in SPECS.items() if any(f.draws for f in s.fields))
 
 
 def order_schemas() -> dict[str, dict[str, Any]]:
@@ -29,6 +31,7 @@ def order_schemas() -> dict[str, dict[str, Any]]:
 
 
 __all__ = [
+    "DRAWING",
     "NAMES_FLEET",
     "NAMES_PROMISED",
     "PROMISES",
