@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -360,10 +360,13 @@ def _context(
     power: Power,
     errors: list[str] | None = None,
     posted: tuple[str, Data] | None = None,
+    opened: str = "",
     **extra: Any,
 ) -> dict[str, Any]:
     """The page; ``posted``: the form (a record's key, "" for a new one) refused and what it
-    held, shown again as it was."""
+    held, shown again as it was; ``opened``: the record whose amend form is open. The other
+    records' amend forms come when opened (``?part=amend``): each reads its roster, so
+    building them all would cost queries per record (issue 30)."""
     names = selectors.names_for(power)
     keyed = fleet_selectors.records_of(power)
     systems = fleet_selectors.record_systems(power, keyed)
@@ -371,15 +374,17 @@ def _context(
     sites = fleet_selectors.battle_sites(power)
     # every power of the campaign, by name, for the records' "powers in it" (R-10.6)
     campaign_powers = sorted(names.powers.items(), key=lambda kv: kv[1])
-    amend: dict[str, BattleForm] = {}
+    amend: dict[str, BattleForm | None] = {}
     for v in keyed:
         if not (v.mine and v.status == "proposed"):
             continue
         if posted is not None and posted[0] == v.key:
             amend[v.key] = _form(power, posted[1], sites, campaign_powers, v.key)
-        else:
+        elif v.key == opened:
             data, part = _record_data(power, v, sites)
             amend[v.key] = _form(power, data, sites, campaign_powers, v.key, part)
+        else:
+            amend[v.key] = None  # fetched when opened
     entering = posted[1] if posted is not None and posted[0] == "" else {}
     return {
         "power": power,
@@ -390,7 +395,6 @@ def _context(
         "settled": [v for v in views if v.status != "proposed"],
         "enter_form": _form(power, entering, sites, campaign_powers),
         "amend": amend,
-        "amend_open": posted[0] if posted is not None else "",
         "craft_help": battle_text.CRAFT_HELP,
         **extra,
     }
@@ -399,7 +403,18 @@ def _context(
 @require_GET
 @player_view
 def battles(request: HttpRequest, power: Power) -> HttpResponse:
-    return render(request, "economy/battles.html", _context(power))
+    """The records. ``?amend=<record>``: with that record's amend form open; with
+    ``part=amend``, that form alone (htmx fetches it as its section is opened)."""
+    opened = request.GET.get("amend", "")[:64]
+    context = _context(power, opened=opened)
+    if request.GET.get("part") == "amend":
+        form = context["amend"].get(opened)
+        if form is None:
+            raise Http404("No such battle record of yours to amend.")
+        return render(
+            request, "economy/_battle_amend.html", {"power": power, "f": form, "key": opened}
+        )
+    return render(request, "economy/battles.html", context)
 
 
 @require_GET

@@ -267,6 +267,7 @@ def _battle_items(w: waiting.Waits, m: Membership) -> list[Item]:
                 f"{_names([p.name for p in wait.declined])} declined it"
             )
             kind = AMEND
+            url += f"?amend={record.key}"  # with its amend form open (fleet.battle_views)
         elif not wait.declined and any(p.pk == me.pk for p in wait.pending):
             text = (
                 f"Confirm or decline the record of the battle at {record.hex} entered by "

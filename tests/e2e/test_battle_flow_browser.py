@@ -152,7 +152,11 @@ def test_a_battle_is_entered_by_picking_declined_amended_confirmed_and_the_round
     expect(mine).to_contain_text(f"Power 1: declined ({REASON})")
     expect(mine).to_contain_text("Power 0: confirmed")
 
-    # ... and amends it by the same form: its own g0-f0 lost 1 CF as well
+    # ... and amends it by the same form: its own g0-f0 lost 1 CF as well. The link opened the
+    # form; on the page alone it is fetched as it is opened (issue 30)
+    expect(section(p0).locator("details.amend")).to_have_attribute("open", "")
+    p0.goto(p0.url.split("?")[0])
+    settled(p0)
     section(p0).get_by_text("Amend or withdraw it").click()
     amend = section(p0).locator("details.amend form")
     expect(amend.get_by_label("Hex", exact=True)).to_have_value(HEX)

@@ -318,8 +318,16 @@ def test_the_entering_power_amends_by_the_same_form(world: World) -> None:
     client = page_client(world, 0)
     client.post(enter_url(world), {**PICKED, "destroyed:p1-g0-f0": "1"})
     record = BattleRecord.objects.get()
-    body = client.get(reverse("battles", args=[world.campaign.pk, "p0"])).content.decode()
-    amend = body[body.index('<details class="amend">') :]
+    page = reverse("battles", args=[world.campaign.pk, "p0"])
+    # the page offers it closed, fetched as it is opened; ?amend= opens it in the page
+    closed = client.get(page).content.decode()
+    assert f"{page}?part=amend&amp;amend={record.key}" in closed
+    assert 'name="action" value="amend"' not in closed
+    opened = client.get(page, {"amend": record.key}).content.decode()
+    assert '<details class="amend" open>' in opened
+    body = client.get(page, {"part": "amend", "amend": record.key}).content.decode()
+    assert "<html" not in body
+    amend = body
     assert f'<input type="hidden" name="record" value="{record.key}">' in amend
     assert 'name="destroyed:p1-g0-f0" value="1" aria-label="Destroyed" checked' in amend
     assert '<option value="0101" selected>' in amend
@@ -332,6 +340,23 @@ def test_the_entering_power_amends_by_the_same_form(world: World) -> None:
     assert (line.craft_key, line.destroyed, line.cf_lost) == ("p1-g0-f0", False, 2)
     client.post(act, {"record": record.key, "action": "withdraw"})
     assert BattleRecord.objects.get().status == "withdrawn"
+
+
+def test_the_page_takes_the_same_queries_whatever_the_records_to_amend(world: World) -> None:
+    """Each amend form reads its roster, so they come as they are opened (issue 30)."""
+    client = page_client(world, 0)
+    page = reverse("battles", args=[world.campaign.pk, "p0"])
+    client.post(enter_url(world), {**PICKED, "destroyed:p1-g0-f0": "1"})
+    client.get(page)
+    with CaptureQueriesContext(connection) as one:
+        client.get(page)
+    client.post(enter_url(world), {**PICKED, "powers": ["p0", "p2"], "destroyed:p2-g0-f0": "1"})
+    assert BattleRecord.objects.filter(status="proposed").count() == 2
+    with CaptureQueriesContext(connection) as two:
+        client.get(page)
+    assert len(two.captured_queries) == len(one.captured_queries)
+    other = client.get(page, {"part": "amend", "amend": "br-none"})
+    assert other.status_code == 404
 
 
 def test_the_record_shows_systems_by_name(world: World) -> None:

@@ -332,7 +332,9 @@ def test_the_page_enters_confirms_and_shows_only_own_records(world: World, clien
     )
     record = BattleRecord.objects.get()
     assert record.craft.get(position=0).systems_destroyed == {"b1": 1}
-    mine = client.get(reverse("battles", args=[campaign, "p0"])).content.decode()
+    mine = client.get(
+        reverse("battles", args=[campaign, "p0"]), {"amend": record.key}
+    ).content.decode()
     # to amend, the rows filled in (fleet.battle_views; tests/web/test_battle_form.py)
     assert 'name="cf:p0-g0-f0" min="0" max="3" value="1"' in mine
     assert 'name="destroyed:p1-g0-f0" value="1" aria-label="Destroyed" checked' in mine

@@ -339,7 +339,8 @@ def test_everything_waiting_on_a_player_with_where_to_act(world: World) -> None:
     ]
     amend = selectors.turns(user=world.users[0], campaign_id=cid).items[1]
     assert amend.text == "Amend or withdraw your record of the battle at 0606: Power 1 declined it"
-    assert amend.url == reverse("battles", args=[cid, "p0"])
+    # with its amend form open
+    assert amend.url == reverse("battles", args=[cid, "p0"]) + f"?amend={amend.key}"
 
 
 def test_nothing_to_act_on_while_the_round_resolves(world: World) -> None:
