@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 from django.db.models import BigIntegerField, CharField, F, IntegerField, Model, Q, QuerySet, Value
+from django.db.models.functions import Coalesce
 
 from economy.engine.catalog import BANK, GOODS, Catalog, FleetCatalog, Holdings
 from economy.engine.command_entry import CHECKED as CHAIN_CHECKED
@@ -105,6 +106,9 @@ def catalog_for(power: Power, stored: dict[str, Any]) -> Catalog:
                 )
                 if kind in CARRIERS:
                     hexes[key] = (col, row)
+            elif owner == power.key and kind == "craft" and col is not None:
+                hexes[key] = (col, row)  # what its work draws may reach
+                holdings.where[key] = f"craft:{key}"
     spec = SPECS.get(str(stored.get("type")))
     if hexes and spec is not None and any(f.draws and f.draws.reach for f in spec.fields):
         _reach(power, hexes, holdings)
@@ -210,7 +214,14 @@ def _catalog(size: int) -> Prepared[Any]:
         label = F("kind") if kind == "x.kind" else Value(kind)  # a build's: build or unbuild
         stocks: list[F | Value] = [F(column) for _, column in STOCKS.get(kind, ())]
         stocks += [Value(0, BigIntegerField())] * (3 - len(stocks))
-        at = (F("col"), F("row")) if kind in CARRIERS else (Value(None, IntegerField()),) * 2
+        at: tuple[Any, Any] = (Value(None, IntegerField()),) * 2
+        if kind in CARRIERS:
+            at = (F("col"), F("row"))
+        elif kind == "craft":  # a builder's or repairer's hex, its group's or static's
+            at = (
+                Coalesce(F("group__col"), F("static__col")),
+                Coalesce(F("group__row"), F("static__row")),
+            )
         return rows.order_by().values_list(
             label, key, F(f"{owner}__key") if owner else Value(None, CharField()), *stocks, *at
         )

@@ -81,6 +81,8 @@ def drawn(raw: Any) -> Iterator[tuple[str, Draw, str, str, int]]:
         if not isinstance(res, str):
             continue
         place = BANK if res in BANKED else raw.get(draw.place)
+        if isinstance(place, list) and place:  # builders pooling share one hex (R-10.1a)
+            place = place[0]
         if isinstance(place, str):
             yield f.name, draw, place, res, amount
 

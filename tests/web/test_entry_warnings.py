@@ -146,6 +146,29 @@ def test_the_rest_of_the_sheet_is_added_to_what_an_order_takes(api: ApiClient) -
     assert post(api, sell).json()["error"] == ""
 
 
+@pytest.mark.parametrize(
+    "order",
+    [
+        {"type": "build", "design": "p0-frigate", "builders": ["p0-y1"], "ore": 100},
+        {"type": "repair", "craft": "p0-g0-f0", "repairer": "p0-y1", "ore": 100},
+        {"type": "rebuild", "craft": "p0-g0-f0", "builder": "p0-y1", "ore": 100},
+    ],
+    ids=["build", "repair", "rebuild"],
+)
+def test_work_warns_of_ore_beyond_what_reaches_its_builder(
+    api: ApiClient, order: dict[str, Any]
+) -> None:
+    """The yard y1 at 0101: hub0's 7 Ore (the homeworld has none) may reach it (R-1.4)."""
+    r = post(api, order)
+    assert r.status_code == 201, r.content
+    assert r.json()["error"] == (
+        "ore: 100 Ore is more than the 7 Ore that can reach the hex of craft:p0-y1"
+    )
+    seven = json.dumps({**order, "ore": 7})
+    r = api.put(api.base + "orders/0/", seven, content_type="application/json")
+    assert r.json()["error"] == ""
+
+
 # --- the page ----------------------------------------------------------------------------
 
 

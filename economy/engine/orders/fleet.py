@@ -43,9 +43,20 @@ if TYPE_CHECKING:
     from ..catalog import Catalog
 
 #: repair, rebuild and refit: the Ore paid at the worker's rating this round (R-10.7)
-ORE_THIS_ROUND = Field(
-    "ore", "Ore this round", AT_LEAST_ZERO, OPTIONAL, "optional: default all its rating can take"
-)
+
+
+def ore_this_round(at: str) -> Field:
+    """The Ore a piece of work takes this round, from what may reach the hex of the craft the
+    field ``at`` names (R-1.4; warned of at entry beyond it: issue 30)."""
+    return Field(
+        "ore",
+        "Ore this round",
+        AT_LEAST_ZERO,
+        OPTIONAL,
+        "optional: default all its rating can take",
+        draws=Draw("ore", place=at, reach=True),
+    )
+
 
 SYSTEMS_HELP = (
     "one system a line: name: points per unit, xcount, then any capacities, e.g. "
@@ -204,6 +215,7 @@ SPECS = (
                 AT_LEAST_ZERO,
                 OPTIONAL,
                 "optional: default all the builders can take",
+                draws=Draw("ore", place="builders", reach=True),  # they share one hex
             ),
         ),
         "Starts a new craft of one of your designs at your builders.",
@@ -271,7 +283,7 @@ SPECS = (
             new_id("repair"),
             Field("craft", "Damaged craft", CRAFT, REQUIRED),
             Field("repairer", "Repairer or builder", REPAIRER, REQUIRED, "in the craft's hex"),
-            ORE_THIS_ROUND,
+            ore_this_round("repairer"),
         ),
         (
             "Repairs a craft's destroyed systems at a repairer or builder of yours in its "
@@ -300,7 +312,7 @@ SPECS = (
             Field("craft", "Damaged craft", CRAFT, REQUIRED),
             Field("builder", "Builder", BUILDER, REQUIRED, "in the craft's hex"),
             Field("remove_fatigue", "Remove fatigue", FLAG, OPTIONAL, "costs extra Ore"),
-            ORE_THIS_ROUND,
+            ore_this_round("builder"),
         ),
         (
             "Like a repair, at a builder on Hold-Build, without fatigue; it can also remove"
@@ -328,7 +340,7 @@ SPECS = (
             Field("craft", "Craft", CRAFT, REQUIRED),
             Field("builder", "Builder", BUILDER, REQUIRED, "in the craft's hex"),
             Field("design", "Variant design", DESIGN, REQUIRED, "of the same mobility"),
-            ORE_THIS_ROUND,
+            ore_this_round("builder"),
         ),
         (
             "Rebuilds a craft as a variant design of yours at a builder: costs the new "
