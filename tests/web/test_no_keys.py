@@ -24,6 +24,7 @@ from economy.events import Names, describe
 from economy.models import Round, RoundStatus
 from economy.orderforms import summary
 from notices import services as notice_services
+from notices.models import Notice
 from powers.models import Campaign, FleetGroup, Loan, Officer, StarSystem, Transfer
 from tests.web.factories import World, add_fleet, make_campaign
 from tests.web.test_player_pages import POWERS, RAW, around, crawl, demo, visible
@@ -92,11 +93,17 @@ def leaks(patterns: list[re.Pattern[str]], where: str, text: str) -> list[tuple[
 
 def test_nothing_a_player_reads_or_downloads_shows_a_key(client: Client, demo: Campaign) -> None:
     """As each player of the demo after two rounds: every page, every download linked from
-    them, the notices of the resolved rounds and the player's private feed."""
+    them, the notices of the resolved rounds, their emails and the player's private feed."""
     for rnd in Round.objects.filter(campaign=demo, status=RoundStatus.RESOLVED):
         notice_services.deliver("round_resolved", {"round": rnd.pk})
     patterns = key_patterns(demo)
     found: list[tuple[str, str]] = []
+    emails = [notice_services.email_for(n) for n in Notice.objects.filter(campaign=demo)]
+    assert emails, "the demo's players are told of the rounds resolved"
+    for message in emails:
+        # the emails' footers link the settings page; a link is for the mail reader, not read
+        words = re.sub(r"https?://\S+", " ", f"{message.subject}\n{message.body}")
+        found += leaks(patterns, f"email {message.subject!r} to {message.to}", words)
     for username in POWERS:
         client.force_login(get_user_model().objects.get(username=username))
         pages = crawl(client, reverse("my-campaigns"))
