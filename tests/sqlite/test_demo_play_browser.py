@@ -280,7 +280,7 @@ def register_lab(table: Table) -> None:
     """nac's survey tender on the Fleet page's design form: a laboratory with research
     capacity and passenger space (Support §4.3.2), and an EP store."""
     page = table.tab("nac", "fleet/")
-    fields = {"Design id": "lab", "Name": "Survey tender", "Mass": "20", "NPV": "30"}
+    fields = {"Short name": "lab", "Name": "Survey tender", "Mass": "20", "NPV": "30"}
     fields |= {"Crew factors needed": "1", "System 1 name": "Laboratory", "System 1 points": "10"}
     fields |= {"System 1 count": "1", "System 1 amount 1": "20", "System 1 amount 2": "50"}
     fields |= {"System 2 name": "EP store", "System 2 points": "2", "System 2 amount 1": "4"}
