@@ -16,4 +16,7 @@ RUN pip install --no-cache-dir . && \
     SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput
 USER nobody
 EXPOSE 8000
-CMD ["gunicorn", "ftcamp.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "2"]
+# request line and headers capped here; bodies by the proxy and ftcamp/middleware.py (issue 32)
+CMD ["gunicorn", "ftcamp.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "2", \
+     "--timeout", "30", "--limit-request-line", "4094", "--limit-request-fields", "100", \
+     "--limit-request-field_size", "8190"]

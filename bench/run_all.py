@@ -50,6 +50,7 @@ BENCHES: list[tuple[str, list[Callable[[], str | None]]]] = [
     ("orders.py", [POSTGRES]),
     ("maps.py", []),
     ("recovery.py", [POSTGRES, REDIS]),
+    ("diplomacy.py", [POSTGRES]),  # issue 31: a thread's poll, 304 and 200
 ]
 
 

@@ -23,6 +23,7 @@ from rest_framework.views import APIView
 from economy import selectors, services
 from economy.engine.orders import order_schemas
 from economy.entry import player_order
+from economy.idempotency import HEADER, idempotent
 from economy.models import LedgerLine, Order, Round
 from ftcamp.http import ConflictSerializer
 from powers.access import actor, player_power
@@ -108,6 +109,19 @@ IF_MATCH_PARAMETER = OpenApiParameter(
         "round N is over the write is refused with 409 and the open round's number."
     ),
     pattern=r'^(\*|"round-[0-9]{1,9}")$',
+)
+
+
+IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
+    HEADER,
+    str,
+    OpenApiParameter.HEADER,
+    description=(
+        "Optional: a key of your choosing (1 to 255 printable ASCII characters), new for each "
+        "new request. A retry with the same key gets the first answer again and changes "
+        "nothing; the same key with a different request is refused with 422. Kept 24 hours."
+    ),
+    pattern=r"^[\x20-\x7e]{1,255}$",
 )
 
 
@@ -232,12 +246,14 @@ class Orders(APIView):
 
     @extend_schema(
         request=OrderInput,
-        parameters=[IF_MATCH_PARAMETER],
-        responses={201: OrderSerializer, **WRITE_ERRORS},
+        parameters=[IF_MATCH_PARAMETER, IDEMPOTENCY_KEY_PARAMETER],
+        responses={201: OrderSerializer, 422: OpenApiTypes.OBJECT, **WRITE_ERRORS},
     )
+    @idempotent
     def post(self, request: Request, campaign_id: int) -> Response:
         """Append an order. An order that breaks the entry check or a rule is refused with
-        400 naming the field, and nothing is written."""
+        400 naming the field, and nothing is written. With an ``Idempotency-Key`` a retry
+        gets the first answer and appends nothing (economy/idempotency.py)."""
         power = player_power(request, campaign_id)
         payload = OrderInput(data=request.data)
         payload.is_valid(raise_exception=True)
@@ -373,7 +389,7 @@ class Ledger(generics.ListAPIView[LedgerLine]):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("round", int),
+            OpenApiParameter("round", {"type": "integer", "minimum": 1}),
             OpenApiParameter("step", str),
             OpenApiParameter("resource", str),
         ]
@@ -384,9 +400,9 @@ class Ledger(generics.ListAPIView[LedgerLine]):
     def get_queryset(self) -> QuerySet[LedgerLine]:
         power = player_power(self.request, self.kwargs["campaign_id"])
         params = self.request.query_params
-        number = params.get("round", "")
-        if number and not number.isdigit():
-            raise ValidationError({"round": ["Expected a round number."]})
+        number = params.get("round")
+        if number is not None and not (number.isdigit() and len(number) < 10 and int(number) > 0):
+            raise ValidationError({"round": ["Expected a round number (1 or more)."]})
         return selectors.power_ledger(
             power,
             round_number=int(number) if number else None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -162,3 +163,24 @@ class AuditEvent(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise ValueError("Audit events are append-only.")
+
+
+class IdempotencyKey(models.Model):
+    """The first answer to an API write sent with an ``Idempotency-Key`` header (issue 32): a
+    retry with the same key by the same user gets it again and changes nothing; the same key
+    with another request is refused. Kept ``FTCAMP_IDEMPOTENCY_HOURS`` (economy/idempotency.py)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body.")
+    status = models.PositiveSmallIntegerField()
+    body = models.JSONField(null=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotencykey_unique_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.status})"

@@ -4,6 +4,9 @@ stand on."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from economy.models import AuditEvent, Round, RoundStatus
@@ -26,10 +29,40 @@ class RoundOver(RoundNotOpen):
         self.open_round = open_number
 
 
+# The round the request being served says its writes are for (campaign id or None for any,
+# round number): set by the one page-write decorator from the form's ``round`` and by the API's
+# If-Match middleware, read under the round lock (issue 32).
+_WRITES_FOR: ContextVar[tuple[int | None, int] | None] = ContextVar("writes_for", default=None)
+
+
+@contextmanager
+def writes_for_round(number: int | None, *, campaign_id: int | None = None) -> Iterator[None]:
+    """Within the block every round lock of the campaign (any, without ``campaign_id``) is
+    refused with ``RoundOver`` unless the open round is ``number``: a retried write for a
+    round that is over never lands on the next one. ``None``: the writer did not say (no check,
+    as before)."""
+    token = _WRITES_FOR.set(None if number is None else (campaign_id, number))
+    try:
+        yield
+    finally:
+        _WRITES_FOR.reset(token)
+
+
+def _expected(campaign_id: int, expected: int | None) -> int | None:
+    if expected is not None:
+        return expected
+    said = _WRITES_FOR.get()
+    if said is None or said[0] not in (None, campaign_id):
+        return None
+    return said[1]
+
+
 def lock_open_round(campaign_id: int, *, expected: int | None = None) -> Round:
     """The campaign's open round, locked; ``RoundNotOpen`` if there is none, ``RoundOver`` if
-    ``expected`` (the round the writer last saw) is not it."""
+    ``expected`` (the round the writer last saw; by default the one the request said, see
+    ``writes_for_round``) is not it."""
     rnd = _OPEN_ROUND.first(campaign=campaign_id)
+    expected = _expected(campaign_id, expected)
     if rnd is None:
         raise RoundNotOpen("The round is being resolved; it takes no more orders, trades or votes.")
     if expected is not None and expected != rnd.number:

@@ -12,8 +12,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 
+from diplomacy import deals  # issue 31: offers and outcomes told in the thread they came from
 from economy.events import own
 from economy.rounds import lock_open_round
+from economy.selectors import names_for
 from fleet.battle_text import KEY_LENGTH
 from fleet.battles import engine_problem
 from ftcamp.errors import Missing, Refused
@@ -85,7 +87,7 @@ def propose_loan(*, power: Power, borrower: Any, groups: Any, last: Any, actor: 
     if not ok or not rnd.number <= last <= rnd.number + MAX_TERM:
         raise Refused(f"last: the last round of the loan, {rnd.number}..{rnd.number + MAX_TERM}")
     _own(power, keys, "groups", statics=False)
-    return Loan.objects.create(
+    loan = Loan.objects.create(
         campaign_id=power.campaign_id,
         key=f"loan-{secrets.token_hex(4)}",
         owner=power,
@@ -94,6 +96,11 @@ def propose_loan(*, power: Power, borrower: Any, groups: Any, last: Any, actor: 
         last=last,
         created_round=rnd.number,
     )
+    deals.offered(  # issue 31: in the thread it was proposed from, if any
+        kind="loan", campaign_id=power.campaign_id, key=loan.key,
+        proposer_id=power.pk, other_id=other.pk,
+    )  # fmt: skip
+    return loan
 
 
 @transaction.atomic
@@ -113,7 +120,7 @@ def propose_transfer(
     ):
         raise Refused(f"crew_to: no system of yours: {str(crew_to)[:40]!r}")
     _own(power, keys, "carriers", statics=True)
-    return Transfer.objects.create(
+    transfer = Transfer.objects.create(
         campaign_id=power.campaign_id,
         key=f"transfer-{secrets.token_hex(4)}",
         owner=power,
@@ -122,6 +129,11 @@ def propose_transfer(
         crew_to=crew_to or "",
         created_round=rnd.number,
     )
+    deals.offered(  # issue 31: in the thread it was proposed from, if any
+        kind="transfer", campaign_id=power.campaign_id, key=transfer.key,
+        proposer_id=power.pk, other_id=other.pk,
+    )  # fmt: skip
+    return transfer
 
 
 def _locked(power: Power, key: str) -> Loan | Transfer:
@@ -171,10 +183,15 @@ def answer(*, power: Power, key: str, accept: bool, actor: str) -> Loan | Transf
         if any(k in _busy(pact.owner) for k in _carriers(pact)):
             raise Refused("key: one of its groups is already lent or given")
         problem = engine_problem(power.campaign, *contract(pact))
-        if problem:
-            raise Refused(f"key: {problem}")
+        if problem:  # in the reader's names, without the codec's path (issue 30)
+            said = names_for(power).words(problem.split(": ", 1)[-1])
+            raise Refused(f"key: it can no longer be accepted: {said}")
     pact.status = PactStatus.ACCEPTED if accept else PactStatus.DECLINED
     pact.save(update_fields=["status", "updated_at"])
+    deals.answered(  # issue 31
+        kind="loan" if isinstance(pact, Loan) else "transfer", campaign_id=power.campaign_id,
+        key=pact.key, power_id=power.pk, outcome="accepted" if accept else "declined",
+    )  # fmt: skip
     return pact
 
 
@@ -195,6 +212,10 @@ def withdraw(*, power: Power, key: str, actor: str) -> Loan | Transfer:
         raise Refused("key: it has taken effect or is over")
     pact.status = PactStatus.WITHDRAWN
     pact.save(update_fields=["status", "updated_at"])
+    deals.answered(  # issue 31
+        kind="loan" if isinstance(pact, Loan) else "transfer", campaign_id=power.campaign_id,
+        key=pact.key, power_id=power.pk, outcome="withdrawn",
+    )  # fmt: skip
     return pact
 
 

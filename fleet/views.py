@@ -71,6 +71,8 @@ def _page(
     rnd = selectors.live_round(power.campaign_id)
     page = fleet_selectors.fleet_page(power=power)
     kept = request.session.pop(fleet_selectors.PACT_KEPT, None)  # a refused offer's choices
+    if kept is None and request.method == "GET":  # a thread's "propose" (issue 31): prefilled
+        kept = {k: request.GET[k][:64] for k in ("kind", "other") if k in request.GET} or None
     context = {
         "power": power,
         "fleet": page,

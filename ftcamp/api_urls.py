@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from command import api as command_api
+from diplomacy import api as diplomacy_api
 from economy import api as economy_api
 from fleet import battle_api, pact_api
 from notices import api as notices_api
@@ -51,5 +52,12 @@ urlpatterns = [
     path(C + "missions/", command_api.MyMissions.as_view(), name="api-missions"),
     path(C + "research-craft/", command_api.MyResearchCraft.as_view(), name="api-research"),
     path(C + "special-interest/", command_api.SpecialInterest.as_view(), name="api-interest"),
+    # issue 31: conversations and messages
+    path(C + "conversations/", diplomacy_api.Conversations.as_view(), name="api-conversations"),
+    path(
+        C + "conversations/<int:conversation_id>/messages/",
+        diplomacy_api.ConversationMessages.as_view(),
+        name="api-conversation",
+    ),
     path("", include("trade.api_urls")),
 ]

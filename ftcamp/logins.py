@@ -5,6 +5,13 @@ password for one account never locks out the other players behind the same addre
 household, an office, or everyone, behind a reverse proxy); and a ceiling of failures from one
 address whatever the usernames (``FTCAMP_LOGIN_IP_LIMIT``, 50 an hour) stops one address from
 trying many accounts. Both answer 429 during the hour's cool-off, for the right password too.
+
+Per account, whatever the addresses (OWASP ASVS 6.3.1, issue 32): ``FTCAMP_LOGIN_USER_LIMIT``
+failures for one username within the hour, from any number of addresses, hold that account
+back (429, the right password too) until the oldest of them is an hour old. The back-off is
+time-limited by construction — failures older than ``AXES_COOLOFF_TIME`` no longer count — so an
+attacker can delay a player's login, never lock the account for good; a player already signed
+in stays signed in, and the organiser may clear the attempts in the admin (django-axes).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from datetime import timedelta
 from typing import Any
 
 from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_client_username
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.db.models import CharField, Sum
@@ -65,9 +73,28 @@ class LoginLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django-
         ).aggregate(n=Sum("failures_since_start"))["n"]
         return int(total or 0)
 
+    @staticmethod
+    def account_failures(request: HttpRequest, credentials: dict[str, Any] | None) -> int:
+        """Failed logins for the username in the credentials within the cool-off, from any
+        address."""
+        username = get_client_username(request, credentials)
+        if not username:
+            return 0
+        since = timezone.now() - timedelta(hours=settings.AXES_COOLOFF_TIME)
+        total = AccessAttempt.objects.filter(username=username, attempt_time__gte=since).aggregate(
+            n=Sum("failures_since_start")
+        )["n"]
+        return int(total or 0)
+
+    def over_ceilings(self, request: HttpRequest, credentials: dict[str, Any] | None) -> bool:
+        return (
+            self.address_failures(request) >= settings.FTCAMP_LOGIN_IP_LIMIT
+            or self.account_failures(request, credentials) >= settings.FTCAMP_LOGIN_USER_LIMIT
+        )
+
     def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
         locked: bool = super().is_locked(request, credentials)
-        return locked or (self.address_failures(request) >= settings.FTCAMP_LOGIN_IP_LIMIT)
+        return locked or self.over_ceilings(request, credentials)
 
     def user_login_failed(
         self,
@@ -77,9 +104,7 @@ class LoginLockoutHandler(AxesDatabaseHandler):  # type: ignore[misc]  # django-
         **kwargs: object,
     ) -> None:
         super().user_login_failed(sender, credentials, request, **kwargs)
-        if request is not None and (
-            self.address_failures(request) >= settings.FTCAMP_LOGIN_IP_LIMIT
-        ):
+        if request is not None and self.over_ceilings(request, credentials):
             request.axes_locked_out = True
             request.axes_credentials = credentials
 

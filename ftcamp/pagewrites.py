@@ -16,7 +16,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from ftcamp.errors import DomainError
+from economy.rounds import writes_for_round
+from ftcamp.errors import Conflict, DomainError
 from ftcamp.http import HtmxHttpRequest
 from powers.access import player_view
 from powers.models import Power
@@ -33,7 +34,10 @@ def page_write(
 ) -> Callable[[Callable[..., T]], Callable[..., HttpResponse]]:
     """A view ``(request, power, **url_kwargs) -> T`` made a page write: POST only, the access
     gate, then the view; ``missing`` raised becomes a 404 saying ``missing_text``, ``shown`` is
-    caught (nothing was written); ``answer`` answers the outcome either way."""
+    caught (nothing was written); ``answer`` answers the outcome either way. A write that
+    carries its ``round`` (a hidden field, or htmx's ``hx-vals`` on the section) is refused
+    with 409 (``RoundOver``) if that round is over, by the round lock its service takes
+    (issue 32); one that does not is taken as before."""
 
     def decorate(view: Callable[..., T]) -> Callable[..., HttpResponse]:
         @require_POST
@@ -42,7 +46,8 @@ def page_write(
         def wrapper(request: HtmxHttpRequest, power: Power, **kwargs: Any) -> HttpResponse:
             outcome: T | DomainError
             try:
-                outcome = view(request, power, **kwargs)
+                with writes_for_round(posted_round(request), campaign_id=power.campaign_id):
+                    outcome = view(request, power, **kwargs)
             except missing:
                 raise Http404(missing_text) from None
             except shown as exc:
@@ -61,15 +66,17 @@ def section(
     context: Callable[[HttpRequest, Power, list[str]], dict[str, Any]],
 ) -> Callable[[HtmxHttpRequest, Power, object], HttpResponse]:
     """The answer of a write on one section of a page: with htmx the section (``fragment``)
-    again, a refusal's errors in it (htmx swaps 2xx answers only); without, the whole ``page``
-    with the errors and the refusal's status, or else a redirect to it. ``context`` builds
-    either from the request, the power and the refusal's errors (none after a write)."""
+    again, a refusal's errors in it (2xx, or 409 for a round that is over or resolving, which
+    the page's htmx config swaps too); without, the whole ``page`` with the errors and the
+    refusal's status, or else a redirect to it. ``context`` builds either from the request,
+    the power and the refusal's errors (none after a write)."""
 
     def answer(request: HtmxHttpRequest, power: Power, outcome: object) -> HttpResponse:
         errors = outcome.errors if isinstance(outcome, DomainError) else []
         ctx = context(request, power, errors)
         if request.htmx:
-            return render(request, fragment, ctx)
+            status = outcome.status if isinstance(outcome, Conflict) else 200
+            return render(request, fragment, ctx, status=status)
         if isinstance(outcome, DomainError) and errors:
             return render(request, page, ctx, status=outcome.status)
         return redirect(reverse(url_name, args=[power.campaign_id, power.key]))

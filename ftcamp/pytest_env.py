@@ -17,5 +17,8 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ["CELERY_QUEUE"] = f"ftcamp-test-{os.getpid()}"
 os.environ.setdefault("CELERY_QUEUE", f"ftcamp-test-{os.getpid()}")
+# No worker runs in the suite except where a test starts one, so the pages' watchdog would call
+# every late round "overdue" (economy/watchdog.py); its own tests set a threshold of their own.
+os.environ.setdefault("FTCAMP_WATCHDOG_SECONDS", str(10 * 365 * 24 * 3600))
 # Playwright's sync API runs an event loop in the test thread (stack.md).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

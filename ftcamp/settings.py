@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "trade",
     "campaigns",
     "notices",
+    "diplomacy",  # issue 31: messages between powers
 ]
 
 MIDDLEWARE = [
@@ -63,6 +64,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ftcamp.middleware.RoundMatchMiddleware",  # an API write's If-Match round, under the lock
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -93,6 +95,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
+        # a kept connection PostgreSQL closed (a restart) is found and replaced, not a 500
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -124,6 +128,9 @@ AUTHENTICATION_BACKENDS = [
 # from X-Forwarded-For only behind FTCAMP_TRUSTED_PROXIES reverse proxies.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 FTCAMP_LOGIN_IP_LIMIT = env_int("FTCAMP_LOGIN_IP_LIMIT", 50)
+# ... and this many failures for one username from any addresses hold the account back until
+# the oldest is an hour old (issue 32; OWASP ASVS 6.3.1).
+FTCAMP_LOGIN_USER_LIMIT = env_int("FTCAMP_LOGIN_USER_LIMIT", 20)
 FTCAMP_TRUSTED_PROXIES = env_int("FTCAMP_TRUSTED_PROXIES", 0)
 AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
@@ -160,6 +167,10 @@ WHITENOISE_USE_FINDERS = DEBUG
 # Input limits (issue 11): a JSON body, and a form's fields (files are not counted).
 FTCAMP_MAX_JSON_BYTES = env_int("FTCAMP_MAX_JSON_BYTES", 64 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
+# Issue 32: any other body (uploads: the sector import, the route mapper) is refused from its
+# Content-Length above this, before it is read; what passes stays in memory, never spooled.
+FTCAMP_MAX_UPLOAD_BYTES = env_int("FTCAMP_MAX_UPLOAD_BYTES", 16 * 1024 * 1024)
+FILE_UPLOAD_MAX_MEMORY_SIZE = FTCAMP_MAX_UPLOAD_BYTES
 
 REST_FRAMEWORK = {
     # Token first: a missing or bad token is a 401 with WWW-Authenticate: Token.
@@ -224,6 +235,14 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": env_int("FTCAMP_NOTICE_SWEEP_SECONDS", 300),
     },
 }
+# The web side's watchdog (economy/watchdog.py): a round resolving this long, or this long past
+# its deadline, while no worker answers a ping (waited for this long; the answer cached this
+# long per process) is "overdue" on the players' and organiser's pages, and logged.
+FTCAMP_WATCHDOG_SECONDS = env_int("FTCAMP_WATCHDOG_SECONDS", 60)
+FTCAMP_WATCHDOG_PING_SECONDS = env_int("FTCAMP_WATCHDOG_PING_SECONDS", 1)
+FTCAMP_WATCHDOG_CACHE_SECONDS = env_int("FTCAMP_WATCHDOG_CACHE_SECONDS", 30)
+# How long an API write's Idempotency-Key and its first answer are kept (economy/idempotency.py).
+FTCAMP_IDEMPOTENCY_HOURS = env_int("FTCAMP_IDEMPOTENCY_HOURS", 24)
 # Without PostgreSQL's advisory locks (SQLite, `make run`): a claim older than this with no
 # result is presumed dead and returned to open.
 FTCAMP_STALL_SECONDS = env_int("FTCAMP_STALL_SECONDS", 600)
@@ -239,14 +258,21 @@ FTCAMP_INVITE_DAYS = env_int("FTCAMP_INVITE_DAYS", 7)
 
 # --- Security: strict in production, relaxed only for local http in DEBUG. ---
 SESSION_COOKIE_HTTPONLY = True
-SECURE_COOKIES = env_bool("SECURE_COOKIES", default=not DEBUG)
+# FTCAMP_HTTPS: the site is reached over https (docker-compose's proxy terminates TLS); on by
+# default without DEBUG. It decides the redirect, secure cookies and HSTS (each overridable).
+# X-Forwarded-Proto (like X-Forwarded-For) is trusted only behind FTCAMP_TRUSTED_PROXIES > 0
+# proxies, which must overwrite what the client sent (docs/operations.md).
+FTCAMP_HTTPS = env_bool("FTCAMP_HTTPS", default=not DEBUG)
+SECURE_COOKIES = env_bool("SECURE_COOKIES", default=FTCAMP_HTTPS)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_HSTS_SECONDS = 0 if DEBUG else env_int("SECURE_HSTS_SECONDS", 31536000)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = not DEBUG
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=FTCAMP_HTTPS)
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_X_FORWARDED_PROTO", "https") if FTCAMP_TRUSTED_PROXIES > 0 else None
+)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000) if FTCAMP_HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = FTCAMP_HTTPS
+SECURE_HSTS_PRELOAD = FTCAMP_HTTPS
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

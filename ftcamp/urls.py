@@ -27,4 +27,5 @@ urlpatterns = [
     path("", include("trade.route_urls")),
     path("", include("campaigns.map_urls")),
     path("", include("trade.urls")),
+    path("", include("diplomacy.urls")),  # issue 31
 ]

@@ -22,12 +22,15 @@ class Kind(models.TextChoices):
         "mission_resolved",
         "A diplomatic mission of mine, or against my power, is resolved by the organiser",
     )
+    # issue 31 (diplomacy): emailed in a digest, never one email per message
+    MESSAGE = "message", "New messages to my power (one digest email, not one per message)"
 
 
 class EmailState(models.TextChoices):
     PENDING = "pending", "To send"
     SENT = "sent", "Sent"
     SKIPPED = "skipped", "Not emailed (turned off, or no address)"
+    DIGEST = "digest", "To send in the next digest"  # issue 31: messages, grouped
 
 
 class Notice(models.Model):
@@ -76,6 +79,7 @@ class NoticeSettings(models.Model):
     email_battle_declined = models.BooleanField(default=True)
     email_motion_opened = models.BooleanField(default=True)
     email_mission_resolved = models.BooleanField(default=True)
+    email_message = models.BooleanField(default=True)  # issue 31: the messages' digest
     feed_token = models.CharField(max_length=64, unique=True, default=new_feed_token)
 
     class Meta:

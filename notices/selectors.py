@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from economy import waiting
+from economy import waiting, watchdog
 from economy.events import numbered
 from economy.guide import anchor
 from economy.models import Round, RoundStatus
@@ -180,8 +180,10 @@ def _waits(w: waiting.Waits, me: Power | None, now: datetime) -> list[Line]:
     """What the round waits for as ``me`` (a power of the campaign) may read it; ``me`` None:
     as the organiser, everything, with links into the admin."""
     rnd = w.round
+    # no worker answering while the round should be resolved: said first (issue 32)
+    late = watchdog.overdue(rnd, now)
     if rnd.status == RoundStatus.RESOLVING:
-        return [Line("Resolving now.")]
+        return [Line(watchdog.OVERDUE if late else "Resolving now.")]
     if rnd.status != RoundStatus.OPEN:
         return []
     organiser = me is None
@@ -220,7 +222,9 @@ def _waits(w: waiting.Waits, me: Power | None, now: datetime) -> list[Line]:
         lines.append(Line(text, rules))
     if rnd.paused:
         return lines
-    if w.all_in:
+    if late:
+        lines.append(Line(watchdog.OVERDUE, round_admin))
+    elif w.all_in:
         lines.append(
             Line(
                 "Resolving now: every power has submitted and no battle record awaits confirmation."

@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 REMIND_BEFORE = timedelta(hours=24)  # issue 18: "deadline in 24 h"
 SWEEP_BACK = timedelta(hours=24)  # how far back the sweep looks for events left untold
 SHOWN_EVENTS = 5
+DIGESTED = {Kind.MESSAGE}  # kinds emailed grouped in one digest per player (issue 31)
+DIGEST_LINES = 20  # notices listed in one digest; the rest counted
 
 
 @dataclass(frozen=True)
@@ -376,7 +378,10 @@ def record(drafts: list[Draft]) -> None:
     def state(d: Draft) -> EmailState:
         chosen = choices.get(d.user_id)
         wanted = chosen.emails(d.kind) if chosen else True
-        return EmailState.PENDING if wanted and d.user_id in addressed else EmailState.SKIPPED
+        if not (wanted and d.user_id in addressed):
+            return EmailState.SKIPPED
+        # issue 31: messages wait for the digest (send_digests), never one email each
+        return EmailState.DIGEST if d.kind in DIGESTED else EmailState.PENDING
 
     Notice.objects.bulk_create(
         [
@@ -471,6 +476,71 @@ def sweep(*, now: datetime | None = None) -> None:
     record(drafts)
     send_pending(events={d.event for d in drafts})
     send_pending(older_than=now - timedelta(seconds=30))
+    send_digests()  # issue 31: the messages' digest, one email per player
+
+
+# --- the digest (issue 31) ---------------------------------------------------------------------
+
+
+def send_digests() -> int:
+    """One email per player for all their notices waiting for the digest (new messages), each
+    notice in one digest only: the rows are locked (``skip_locked``) and marked sent in the same
+    transaction. Returns the emails sent; a mail failure leaves that player's rows for the next
+    sweep."""
+    sent = 0
+    with transaction.atomic():
+        rows = list(
+            Notice.objects.filter(email=EmailState.DIGEST)
+            .select_for_update(skip_locked=True, of=("self",))
+            .select_related("user", "campaign")
+            .order_by("user_id", "id")
+        )
+        by_user: dict[int, list[Notice]] = {}
+        for notice in rows:
+            by_user.setdefault(notice.user_id, []).append(notice)
+        done: list[Notice] = []
+        for notices in by_user.values():
+            try:
+                digest_for(notices).send()
+            except Exception:
+                log.exception("could not email a digest of %d notice(s)", len(notices))
+                continue
+            for notice in notices:
+                notice.email, notice.emailed_at = EmailState.SENT, timezone.now()
+            done += notices
+            sent += 1
+        Notice.objects.bulk_update(done, ["email", "emailed_at"])
+    return sent
+
+
+def digest_for(notices: list[Notice]) -> EmailMessage:
+    """One player's digest: each notice's title and words, grouped by campaign."""
+    user = notices[0].user
+    lines: list[str] = []
+    campaigns: dict[str, list[Notice]] = {}
+    for notice in notices:
+        campaigns.setdefault(notice.campaign.name, []).append(notice)
+    for name, group in campaigns.items():
+        lines += ["", f"{name}: {len(group)} new message{'s' if len(group) != 1 else ''}"]
+        for notice in group[:DIGEST_LINES]:
+            lines += [f"- {notice.body}", f"  {absolute(notice.link)}"]
+        if len(group) > DIGEST_LINES:
+            lines.append(f"- … and {len(group) - DIGEST_LINES} more")
+    n = len(notices)
+    return EmailMessage(
+        f"[FTCamp] {n} new message{'s' if n != 1 else ''}",
+        "\n".join(
+            [
+                "Messages to your power since the last digest:",
+                *lines,
+                "",
+                "-- \nFTCamp. To choose which emails you get: "
+                + absolute(reverse("notice-settings")),
+            ]
+        ),
+        settings.DEFAULT_FROM_EMAIL,
+        [user.email],
+    )
 
 
 def send_invitation(invitation_id: int, *, origin: str = "") -> bool:

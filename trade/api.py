@@ -291,9 +291,18 @@ class VoteSerializer(serializers.ModelSerializer[Vote]):
         read_only_fields = fields
 
 
+class MotionEdgeField(serializers.ChoiceField):
+    """A motion's edge, or null for a motion without one (a ban): never ``""``, which is
+    outside the edge enum the schema states (issue 32)."""
+
+    def to_representation(self, value: Any) -> Any:
+        return super().to_representation(value) if value else None
+
+
 class MotionSerializer(serializers.ModelSerializer[Motion]):
     proposer = serializers.CharField(source="proposer.key")
     target = serializers.CharField(source="target.key", allow_null=True, default=None)
+    edge = MotionEdgeField(Motion.EDGE_CHOICES, allow_null=True, read_only=True)
     votes = VoteSerializer(many=True, read_only=True)
 
     class Meta:

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 
+from diplomacy import deals  # issue 31: offers and outcomes told in the thread they came from
 from economy.engine.resolve import Result
 from economy.engine.state import EDGES
 from economy.engine.un import BOUGHT, motion_errors
@@ -163,6 +164,10 @@ def propose_agreement(*, power: Power, partner_key: str, terms: Terms, actor: st
     agreement.save()
     step = _history(agreement, power, "propose", rnd)
     announce.agreement_proposed(agreement.pk, step.pk)  # the partner is told
+    deals.offered(  # issue 31: in the thread it was proposed from, if any
+        kind="agreement", campaign_id=power.campaign_id, key=agreement.key,
+        proposer_id=power.pk, other_id=agreement.partner_id,
+    )  # fmt: skip
     audit_power(power, rnd, actor, "agreement_proposed", agreement=agreement.key)
     return agreement
 
@@ -195,6 +200,10 @@ def withdraw_agreement(*, power: Power, key: str, actor: str) -> Agreement:
     agreement.awaiting = None
     agreement.save()
     _history(agreement, power, "withdraw", rnd)
+    deals.answered(  # issue 31
+        kind="agreement", campaign_id=power.campaign_id, key=agreement.key,
+        power_id=power.pk, outcome="withdrawn",
+    )  # fmt: skip
     audit_power(power, rnd, actor, "agreement_withdrawn", agreement=agreement.key)
     return agreement
 
@@ -220,6 +229,10 @@ def counter_agreement(*, power: Power, key: str, terms: Terms, actor: str) -> Ag
     agreement.save()
     step = _history(agreement, power, "counter", rnd)
     announce.agreement_proposed(agreement.pk, step.pk)  # new terms await the other party
+    deals.answered(  # issue 31
+        kind="agreement", campaign_id=power.campaign_id, key=agreement.key,
+        power_id=power.pk, outcome="countered",
+    )  # fmt: skip
     audit_power(power, rnd, actor, "agreement_countered", agreement=agreement.key)
     return agreement
 
@@ -244,6 +257,10 @@ def answer_agreement(*, power: Power, key: str, accept: bool, actor: str) -> Agr
     agreement.awaiting = None
     agreement.save()
     _history(agreement, power, "accept" if accept else "decline", rnd)
+    deals.answered(  # issue 31
+        kind="agreement", campaign_id=power.campaign_id, key=agreement.key,
+        power_id=power.pk, outcome="accepted" if accept else "declined",
+    )  # fmt: skip
     action = "agreement_accepted" if accept else "agreement_declined"
     audit_power(power, rnd, actor, action, agreement=agreement.key)
     return agreement

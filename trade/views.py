@@ -160,8 +160,10 @@ def trade_write(name: str) -> Callable[[Callable[..., None]], Callable[..., Http
 @player_view
 def agreements(request: HttpRequest, power: Power) -> HttpResponse:
     """A power's agreements (propose, counter, accept, decline, name its hubs) and the goods
-    in transit it sends or receives (R-5.5)."""
-    return render(request, "trade/agreements.html", _agreements_context(power))
+    in transit it sends or receives (R-5.5). ``?partner=`` chooses the partner (a thread's
+    "propose", issue 31)."""
+    partner = request.GET.get("partner", "")[:64]
+    return render(request, "trade/agreements.html", _agreements_context(power, partner=partner))
 
 
 @trade_write("agreements")

@@ -14,6 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from rest_framework.authtoken.models import Token
 
 from campaigns.organiser_urls import POLICY as ORGANISER_POLICY
+from diplomacy.urls import POLICY as DIPLOMACY_POLICY
 from economy import services
 from economy.models import Round
 from notices.urls import POLICY as NOTICE_POLICY
@@ -107,6 +108,7 @@ POLICY.update(ROUTE_POLICY)
 POLICY.update(TRADE_POLICY)
 POLICY.update(ORGANISER_POLICY)
 POLICY.update(NOTICE_POLICY)
+POLICY.update(DIPLOMACY_POLICY)  # issue 31
 try:  # maps (issue 7) keep their own table next to their views
     from campaigns.map_urls import POLICY as MAP_POLICY
 
@@ -171,6 +173,7 @@ def url_for(name: str, pattern: str, world: World) -> str:
         "hex": "0101",
         "digest": "0" * 64,
         "key": "br-00000000",
+        "conversation_id": 1,  # issue 31
     }
     kwargs = {k: values[k] for k in re.findall(r"<(?:\w+:)?(\w+)>", pattern)}
     return reverse(name, kwargs=kwargs)

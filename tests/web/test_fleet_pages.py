@@ -220,8 +220,9 @@ def count(fn: object) -> int:
 
 # whatever the size of the campaign or of the fleet (2: loans, transfers); issue 29: the
 # navigation bar's count of what waits on the player, 8 (tests/web/test_query_counts.py);
-# issue 30: the loan and transfer form's other powers and held systems, by name (2)
-FLEET_PAGE_QUERIES = 27
+# issue 30: the loan and transfer form's other powers and held systems, by name (2);
+# issue 31: the navigation bar's count of unread messages (1)
+FLEET_PAGE_QUERIES = 28
 
 
 def test_the_fleet_page_and_form_take_the_same_queries_at_any_size(client: Client) -> None:

@@ -30,7 +30,8 @@ def organiser(settings: Settings) -> Client:
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "camp.example"]
     settings.FTCAMP_BASE_URL = "http://127.0.0.1:8000"  # what the email used whatever the host
     root = get_user_model().objects.create_superuser("org", "org@example.org", PASSWORD)
-    # behind a TLS proxy, as in production (SECURE_PROXY_SSL_HEADER)
+    # behind a TLS proxy, as in production (FTCAMP_TRUSTED_PROXIES: SECURE_PROXY_SSL_HEADER)
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     client = Client(HTTP_HOST=HOST, HTTP_X_FORWARDED_PROTO="https")
     client.force_login(root)
     return client

@@ -189,3 +189,16 @@ def test_the_borrower_may_not_unbuild_a_lent_craft(world: World) -> None:
     order = {"type": "unbuild", "id": "u1", "craft": "p0-g0-f0", "builder": "p1-y1"}
     errors = entry.check(world.powers[1], order).problems
     assert any("p0-g0-f0 is on loan from p0" in e for e in errors), errors
+
+
+def test_a_pact_no_longer_possible_is_refused_in_names(world: World) -> None:
+    """The engine's check at acceptance speaks of things by name, never by key (issue 30)."""
+    transfer = {"kind": "transfer", "receiver": "p1", "carriers": ["p0-g0"]}
+    key = post(api(world, 0), "pacts/", transfer).json()["key"]
+    FleetGroup.objects.filter(key="p0-g0").update(power=world.powers[2])  # taken meanwhile
+    r = post(api(world, 1), f"pacts/{key}/", {"action": "accept"})
+    assert r.status_code == 400
+    assert r.json() == {
+        "key": ["it can no longer be accepted: group g0 of Power 0 belongs to Power 2, not Power 0"]
+    }
+    assert Transfer.objects.get(key=key).status == "proposed"

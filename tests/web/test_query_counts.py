@@ -40,15 +40,16 @@ EXPORT_QUERIES = 40
 # reader, 8 (memberships, live rounds, powers with submitted, battle records awaiting
 # confirmation, UN votes, agreement, loan and transfer offers; one more for a player with an
 # email address, its invitations), read once per request and shared with the dashboard's cards
+# issue 31: and the unread messages beside it, one sum (1) on every full page
 PAGES = {
-    "sheet": (200, 49),  # issue 30: names_for's officers and diplomats (1)
+    "sheet": (200, 50),  # issue 30: names_for's officers and diplomats (1)
     "projection, first (state loaded and cached)": (200, 51),
     "projection, again (cached state)": (200, 11),
     "projection API, again": (200, 8),
-    "dashboard": (200, 19),  # with issue 18's whose turn (its 4 now the 8 above)
-    "public map": (200, 19),  # issue 16: the Area of Special Interest (R-8.1a)
+    "dashboard": (200, 20),  # with issue 18's whose turn (its 4 now the 8 above)
+    "public map": (200, 20),  # issue 16: the Area of Special Interest (R-8.1a)
     "public map SVG": (200, 11),
-    "private map": (200, 28),  # and the outposts' sensors (R-8.3a)
+    "private map": (200, 29),  # and the outposts' sensors (R-8.3a)
     "private map SVG": (200, 20),
 }
 # issue 13 (speed): the sheet touched and counted in one UPDATE, an update in one UPDATE, and
