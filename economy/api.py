@@ -32,16 +32,16 @@ from powers.models import Power
 
 class OrderSerializer(serializers.ModelSerializer[Order]):
     """An order on the sheet: ``position`` counts from 0 (as in the URLs), ``number`` from 1
-    (as the pages and statements number orders), the order as the player entered it, and the
-    rule it breaks, if any (kept from the pages; the API refuses such orders), or its warnings:
-    an amount beyond what the power holds now, kept by both (issue 30)."""
+    (as the pages and statements number orders), the order as the player entered it, the
+    rule it breaks, if any (kept from the pages; the API refuses such orders), and apart its
+    warnings: an amount beyond what the power holds now, kept by both (issue 30)."""
 
     number = serializers.SerializerMethodField()
     payload = serializers.SerializerMethodField()
 
     class Meta:
         model = Order
-        fields = ["position", "number", "payload", "error"]
+        fields = ["position", "number", "payload", "error", "warning"]
         read_only_fields = fields
 
     def get_number(self, order: Order) -> int:

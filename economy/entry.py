@@ -118,12 +118,11 @@ def _rule_errors(power: Power, stored: dict[str, Any], catalog: Catalog) -> list
 
 def admit(
     power: Power, entry: Entry, *, strict: bool, on_sheet: int | None = None
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[dict[str, Any], list[str], list[str]]:
     """Under the round lock: ``OrderInvalid`` for an order that cannot be stored, for a new one
     on a sheet already holding ``on_sheet`` orders when that is the cap, and for rule errors
-    when ``strict`` (the API); else the order to store and its marks: its rule errors and its
-    warnings (issue 30), which never refuse it, on the API either (goods may arrive in the
-    round), and mark it on the sheet like an error."""
+    when ``strict`` (the API); else the order to store, its rule errors and its warnings
+    (issue 30), which never refuse it, on the API either (goods may arrive in the round)."""
     if entry.refused is not None:
         raise entry.refused
     if on_sheet is not None and on_sheet >= BASE_ORDERS:
@@ -137,7 +136,7 @@ def admit(
             )
     if strict and entry.errors:
         raise OrderInvalid(entry.errors)
-    return entry.stored, entry.errors + entry.warnings
+    return entry.stored, entry.errors, entry.warnings
 
 
 def max_orders(assets: int) -> int:

@@ -83,6 +83,11 @@ class Order(models.Model):
     position = models.PositiveIntegerField()
     payload = models.JSONField(help_text="The order object: {'type': ..., fields...}.")
     error = models.TextField(blank=True, default="", help_text="Validation error at entry.")
+    warning = models.TextField(
+        blank=True,
+        default="",
+        help_text="An amount beyond what the power holds at entry (issue 30): never a refusal.",
+    )
 
     class Meta:
         ordering = ["sheet", "position"]

@@ -91,9 +91,15 @@ def _append(
     power: Power, rnd: Round, prepared: entry.Entry, *, actor: str, strict: bool, cap: bool = True
 ) -> Order:
     sheet_id, position = _touch_counting(rnd, power)
-    stored, errors = entry.admit(power, prepared, strict=strict, on_sheet=position if cap else None)
+    stored, errors, warnings = entry.admit(
+        power, prepared, strict=strict, on_sheet=position if cap else None
+    )
     order = Order.objects.create(
-        sheet_id=sheet_id, position=position, payload=stored, error="; ".join(errors)
+        sheet_id=sheet_id,
+        position=position,
+        payload=stored,
+        error="; ".join(errors),
+        warning="; ".join(warnings),
     )
     audit_power(power, rnd, actor, "order_added", position=position)
     return order
@@ -129,7 +135,7 @@ def _sql() -> dict[str, str]:
             f" RETURNING id, (SELECT COUNT(*) FROM {orders} o WHERE o.sheet_id = {sheets}.id)"
         ),
         "replace": (
-            f"UPDATE {orders} SET payload = %s, error = %s"  # noqa: S608
+            f"UPDATE {orders} SET payload = %s, error = %s, warning = %s"  # noqa: S608
             f" WHERE sheet_id = %s AND position = %s RETURNING id"
         ),
     }
@@ -157,18 +163,22 @@ def _replace(
 ) -> Order:
     sheet_id, _ = _touch_counting(rnd, power)
     try:
-        payload, errors = entry.admit(power, prepared, strict=strict)
+        payload, errors, warnings = entry.admit(power, prepared, strict=strict)
     except OrderInvalid:
         if not Order.objects.filter(sheet_id=sheet_id, position=position).exists():
             raise OrderNotFound(f"There is no order {position + 1} on your sheet.") from None
         raise
-    order = Order(sheet_id=sheet_id, position=position, payload=payload, error="; ".join(errors))
+    order = Order(
+        sheet_id=sheet_id,
+        position=position,
+        payload=payload,
+        error="; ".join(errors),
+        warning="; ".join(warnings),
+    )
     field = Order._meta.get_field("payload")
+    saved = field.get_db_prep_save(payload, connection)
     with connection.cursor() as cur:
-        cur.execute(
-            _sql()["replace"],
-            [field.get_db_prep_save(payload, connection), order.error, sheet_id, position],
-        )
+        cur.execute(_sql()["replace"], [saved, order.error, order.warning, sheet_id, position])
         row = cur.fetchone()
     if row is None:  # the touch (and a sheet just made) rolls back with the refusal
         raise OrderNotFound(f"There is no order {position + 1} on your sheet.")

@@ -121,6 +121,7 @@ def _sheet_context(power: Power, **extra: Any) -> dict[str, Any]:
                 o,
                 summary(player_order(power.key, o.payload), names),
                 names.words(plain(o.error, labels_for(o.payload.get("type", "")))),
+                names.words(plain(o.warning, labels_for(o.payload.get("type", "")))),
             )
             for o in orders
         ],
@@ -240,8 +241,8 @@ def _added(request: HtmxHttpRequest, power: Power, outcome: Order | DomainError)
             form["position"] = position
         template = "economy/_sheet.html" if request.htmx else "economy/orders.html"
         return render(request, template, _sheet_context(power, form=form), status=400)
-    errors = outcome.error.split("; ") if outcome.error else []
-    # Keep what was typed when the order has errors; start afresh when it is clean.
+    errors = [m for mark in (outcome.error, outcome.warning) if mark for m in mark.split("; ")]
+    # Keep what was typed when the order has errors or warnings; start afresh when it is clean.
     form = _form_context(power, kind, request.POST.dict() if errors else {}, errors)
     if errors:
         form["saved_with_errors"] = True

@@ -45,6 +45,7 @@ def test_order_crud_submit_and_withdraw(api: ApiClient) -> None:
         "number": 1,
         "payload": {"type": "gal_transfer", "to": "p1", "amount": 3},
         "error": "",
+        "warning": "",
     }
     post(api, "orders/", {"type": "research_project", "gal": 2})
     r = api.put(

@@ -84,16 +84,17 @@ def test_api_keeps_an_order_beyond_the_treasury_with_its_warning(api: ApiClient)
         "position": 0,
         "number": 1,
         "payload": OVER,
-        "error": f"amount: {WORDS}",
+        "error": "",  # a warning is not an error: a client tells them apart (issue 30)
+        "warning": f"amount: {WORDS}",
     }
-    assert Order.objects.get().error == f"amount: {WORDS}"
+    assert Order.objects.get().warning == f"amount: {WORDS}"
     sheet = api.get(api.base + "orders/").json()
-    assert sheet[0]["error"] == f"amount: {WORDS}"
+    assert sheet[0]["warning"] == f"amount: {WORDS}"
 
 
 def test_api_within_the_holding_gives_no_warning(api: ApiClient) -> None:
     r = post(api, {**OVER, "amount": 100})
-    assert r.status_code == 201 and r.json()["error"] == ""
+    assert r.status_code == 201 and r.json()["warning"] == ""
 
 
 def test_a_warned_order_takes_a_submitted_sheet_back_to_draft(api: ApiClient, world: World) -> None:
@@ -101,7 +102,7 @@ def test_a_warned_order_takes_a_submitted_sheet_back_to_draft(api: ApiClient, wo
     services.add_order(power=world.powers[0], payload={**OVER, "amount": 1}, actor="t")
     services.submit_sheet(power=world.powers[0], actor="t")
     r = api.put(api.base + "orders/0/", json.dumps(OVER), content_type="application/json")
-    assert r.status_code == 200 and r.json()["error"] == f"amount: {WORDS}"
+    assert r.status_code == 200 and r.json()["warning"] == f"amount: {WORDS}"
     assert OrderSheet.objects.get(power=world.powers[0]).status == "draft"
 
 
@@ -115,35 +116,35 @@ def test_api_still_refuses_rule_errors_and_a_warning_does_not_hide_them(api: Api
 def test_api_update_warns_as_the_add_does(api: ApiClient) -> None:
     post(api, {**OVER, "amount": 1})
     r = api.put(api.base + "orders/0/", json.dumps(OVER), content_type="application/json")
-    assert r.status_code == 200 and r.json()["error"] == f"amount: {WORDS}"
+    assert r.status_code == 200 and r.json()["warning"] == f"amount: {WORDS}"
     r = api.put(
         api.base + "orders/0/", json.dumps({**OVER, "amount": 2}), content_type="application/json"
     )
-    assert r.json()["error"] == ""
+    assert r.json()["warning"] == ""
 
 
 def test_the_rest_of_the_sheet_is_added_to_what_an_order_takes(api: ApiClient) -> None:
     """Two transfers of 60 Gal from a treasury of 100: the second is warned of, with what the
     first takes; an order replaced is not added to itself (issue 30)."""
     half = {**OVER, "amount": 60}
-    assert post(api, half).json()["error"] == ""
-    assert post(api, half).json()["error"] == (
+    assert post(api, half).json()["warning"] == ""
+    assert post(api, half).json()["warning"] == (
         "amount: with the 60 Gal your other orders take, 60 Gal is more than the 100 Gal "
         "your treasury holds"
     )
     r = api.put(api.base + "orders/0/", json.dumps(half), content_type="application/json")
-    assert r.json()["error"].startswith("amount: with the 60 Gal")  # the other one, not itself
+    assert r.json()["warning"].startswith("amount: with the 60 Gal")  # the other one, not itself
     r = api.put(
         api.base + "orders/1/", json.dumps({**half, "amount": 40}), content_type="application/json"
     )
-    assert r.json()["error"] == ""  # 60 + 40: enough
-    assert post(api, {**OVER, "amount": 1}).json()["error"] == (
+    assert r.json()["warning"] == ""  # 60 + 40: enough
+    assert post(api, {**OVER, "amount": 1}).json()["warning"] == (
         "amount: with the 100 Gal your other orders take, 1 Gal is more than the 100 Gal your "
         "treasury holds"
     )
     # another place's draws are not added: the hub's Bio is not the treasury's Gal
     sell = {"type": "market_sell", "resource": "bio", "amount": 25, "from": "hub0"}
-    assert post(api, sell).json()["error"] == ""
+    assert post(api, sell).json()["warning"] == ""
 
 
 @pytest.mark.parametrize(
@@ -161,12 +162,12 @@ def test_work_warns_of_ore_beyond_what_reaches_its_builder(
     """The yard y1 at 0101: hub0's 7 Ore (the homeworld has none) may reach it (R-1.4)."""
     r = post(api, order)
     assert r.status_code == 201, r.content
-    assert r.json()["error"] == (
+    assert r.json()["warning"] == (
         "ore: 100 Ore is more than the 7 Ore that can reach the hex of craft:p0-y1"
     )
     seven = json.dumps({**order, "ore": 7})
     r = api.put(api.base + "orders/0/", seven, content_type="application/json")
-    assert r.json()["error"] == ""
+    assert r.json()["warning"] == ""
 
 
 # --- the page ----------------------------------------------------------------------------
@@ -179,7 +180,7 @@ def test_page_keeps_the_order_marked_and_says_so(page: Client, world: World) -> 
     assert f"Gal: {WORDS}" in shown  # the field by its label
     assert "The order was saved with its warnings and errors marked" in shown
     order = Order.objects.get()
-    assert order.payload == OVER and order.error == f"amount: {WORDS}"
+    assert order.payload == OVER and order.warning == f"amount: {WORDS}"
     sheet = text_of(page.get(reverse("orders", args=[world.campaign.pk, "p0"])))
     assert f"⚠ Gal: {WORDS}" in sheet
 
@@ -189,7 +190,7 @@ def test_page_within_the_holding_is_clean(page: Client, world: World) -> None:
     assert r.status_code == 200
     assert "your treasury holds" not in text_of(r)
     assert "saved with its warnings and errors" not in text_of(r)
-    assert Order.objects.get().error == ""
+    assert (Order.objects.get().error, Order.objects.get().warning) == ("", "")
 
 
 def test_the_warning_speaks_in_names_on_the_page(page: Client, world: World) -> None:
@@ -243,7 +244,7 @@ def test_no_warning_names_another_powers_holdings(
 
 
 def test_a_transfer_to_another_power_names_only_ones_own_treasury(api: ApiClient) -> None:
-    error = post(api, OVER).json()["error"]
+    error = post(api, OVER).json()["warning"]
     assert "101" not in error and "p1" not in error
 
 
@@ -287,10 +288,10 @@ def test_page_and_api_warn_from_one_check(api: ApiClient, page: Client, world: W
     order = {"type": "market_sell", "resource": "bio", "amount": 26, "from": "hub0"}
     expected = "amount: 26 Bio is more than the 25 Bio hub:hub0 holds"
     assert entry.check(world.powers[0], order).warnings == [expected]
-    assert post(api, order).json()["error"] == expected
+    assert post(api, order).json()["warning"] == expected
     add_on_page(page, world, {k: str(v) for k, v in order.items()})
     second = "amount: with the 26 Bio your other orders take, 26 Bio is more than the 25 Bio"
-    assert [o.error for o in Order.objects.order_by("position")] == [
+    assert [o.warning for o in Order.objects.order_by("position")] == [
         expected,
         f"{second} hub:hub0 holds",
     ]

@@ -317,8 +317,10 @@ def test_orders_the_projection_rejects_are_marked_and_submitting_asks(
     # holds now (issue 30: a warning, kept); the fifth is more than the 29 Ore the hub will
     # have after production, and only the projection knows it will be rejected
     sale = {"type": "market_sell", "resource": "ore", "amount": 7, "from": "hub0"}
-    warned = [services.add_order(power=p0, payload=sale, actor="t").error for _ in range(5)]
-    assert warned[0] == "" and all(w.startswith("amount: with the ") for w in warned[1:])
+    added = [services.add_order(power=p0, payload=sale, actor="t") for _ in range(5)]
+    assert [o.error for o in added] == [""] * 5
+    assert added[0].warning == ""
+    assert all(o.warning.startswith("amount: with the ") for o in added[1:])
     client.force_login(world.users[0])
     page = client.get(reverse("projection", args=[world.campaign.pk, "p0"])).content.decode()
     marks = dict(re.findall(r'id="projected-(\d)" hx-swap-oob="true"[^>]*>(.*?)</span>', page))
