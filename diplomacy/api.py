@@ -49,12 +49,13 @@ class MessageOut(serializers.Serializer[selectors.MessageView]):
 
 
 class StartInput(serializers.Serializer[dict[str, Any]]):
-    # items are checked by the service (an unknown key is named there), so every refusal is
-    # one list of words under its field, as the schema's error answers say
+    # items are checked by the service (an unknown key is named there, whatever it is: a
+    # null or an object too, never a nested error), so every refusal is one list of words
+    # under its field, as the schema's error answers say
     powers = serializers.ListField(
-        child=serializers.CharField(allow_blank=True, trim_whitespace=False),
+        child=serializers.JSONField(allow_null=True),
         max_length=limits.MAX_MEMBERS,
-        help_text="the other powers' keys",
+        help_text="the other powers' keys (strings)",
     )
     text = serializers.CharField(
         max_length=limits.MAX_CHARS * 2, allow_blank=True, trim_whitespace=False

@@ -3,14 +3,14 @@ are tasks themselves, so a dead worker stalls rounds silently; the pages notice 
 
 A round is *stuck* when it has been ``resolving`` for longer than ``FTCAMP_WATCHDOG_SECONDS``
 (the claim's ``started_at``), or is open, not paused, and that long past its deadline — read
-from the round row alone, no query. Only then are the workers asked (Celery's ``ping``, at most
-``FTCAMP_WATCHDOG_PING_SECONDS``), and the answer is cached for
-``FTCAMP_WATCHDOG_CACHE_SECONDS`` in the process's cache, so a page pays a cache read and, once
-a period while a round is stuck, one ping. A stuck round with no worker answering is *overdue*:
-players and the organiser read "Resolution is overdue" where they read what the round waits
-for (``notices.selectors``), and an error is logged once a period per round. Not a task: it
-runs in the web process, which is what is still alive when the worker is not. With tasks run
-in-process (no broker, ``make run``) there is no worker to lose."""
+from the round row alone, no query. Only then are the workers asked which queues they take
+(Celery's ``inspect active_queues``, at most ``FTCAMP_WATCHDOG_PING_SECONDS``), and the answer
+is cached for ``FTCAMP_WATCHDOG_CACHE_SECONDS`` in the process's cache, so a page pays a cache
+read and, once a period while a round is stuck, one question. A stuck round with no worker
+answering is *overdue*: players and the organiser read "Resolution is overdue" where they read
+what the round waits for (``notices.selectors``), and an error is logged once a period per
+round. Not a task: it runs in the web process, which is what is still alive when the worker
+is not. With tasks run in-process (no broker, ``make run``) there is no worker to lose."""
 
 from __future__ import annotations
 
@@ -45,14 +45,22 @@ def stuck(rnd: Round, now: datetime | None = None) -> bool:
 
 
 def workers_answer() -> bool:
-    """A Celery worker answers a ping (cached for ``FTCAMP_WATCHDOG_CACHE_SECONDS``). True with
-    tasks run in-process."""
+    """A Celery worker that takes this site's queue answers (cached for
+    ``FTCAMP_WATCHDOG_CACHE_SECONDS``): a worker on the same broker serving another queue
+    cannot resolve our rounds, so a bare ping would be fooled by it. True with tasks run
+    in-process."""
     if app.conf.task_always_eager:
         return True
     alive = cache.get(WORKERS_KEY)
     if alive is None:
+        ours = settings.CELERY_TASK_DEFAULT_QUEUE
         try:
-            alive = bool(app.control.ping(timeout=settings.FTCAMP_WATCHDOG_PING_SECONDS))
+            answers = app.control.inspect(
+                timeout=settings.FTCAMP_WATCHDOG_PING_SECONDS
+            ).active_queues()
+            alive = any(
+                q.get("name") == ours for queues in (answers or {}).values() for q in queues
+            )
         except Exception:  # the broker itself is down: no worker can be reached either
             log.exception("the watchdog could not reach the broker")
             alive = False

@@ -370,3 +370,26 @@ def test_a_poll_with_nothing_new_is_cheap(
     tag = client.get(poll)["ETag"]
     with django_assert_num_queries(4):
         assert client.get(poll, headers={"If-None-Match": tag}).status_code == 304
+
+
+@pytest.mark.parametrize("item", [None, {"a": 1}, ["p1"], 7])
+def test_an_odd_power_in_a_new_conversation_is_one_error_under_its_field(
+    world: World, item: object
+) -> None:
+    """Whatever a list item is, the refusal is one list of words under ``powers`` (the API's
+    error shape), nothing nested by the item's index, and nothing is written."""
+    client = login(world, 0)
+    r = client.post(
+        f"/api/campaigns/{world.campaign.pk}/conversations/",
+        json.dumps({"powers": [item], "text": "hello"}),
+        content_type="application/json",
+    )
+    assert r.status_code == 400
+    body = r.json()
+    assert list(body) == ["powers"] and isinstance(body["powers"], list), body
+    assert all(isinstance(e, str) for e in body["powers"]), body
+    assert (
+        not Conversation.objects.filter(members__power=world.powers[0])
+        .exclude(public=True)
+        .exists()
+    )

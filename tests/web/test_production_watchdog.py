@@ -15,6 +15,7 @@ from pathlib import Path
 from unittest import mock
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
@@ -88,20 +89,30 @@ def test_the_watchdog_asks_the_workers_only_for_a_stuck_round_and_once_a_period(
     settings.FTCAMP_WATCHDOG_CACHE_SECONDS = 60
     world = make_campaign()
     rnd = Round.objects.get(campaign=world.campaign)
-    with mock.patch.object(app.control, "ping", return_value=[]) as ping:
+    inspect = mock.MagicMock()
+    inspect.return_value.active_queues.return_value = None  # nobody answers
+    with mock.patch.object(app.control, "inspect", inspect) as ping:
         assert not watchdog.overdue(rnd)  # open, no deadline
         rnd.status, rnd.started_at = "resolving", timezone.now()
         assert not watchdog.overdue(rnd)  # just claimed
-        assert ping.call_count == 0
+        assert ping.return_value.active_queues.call_count == 0
         rnd.started_at = timezone.now() - timedelta(seconds=5)
         assert watchdog.overdue(rnd) and watchdog.overdue(rnd)
-        assert ping.call_count == 1
+        assert ping.return_value.active_queues.call_count == 1
         open_late = Round(status="open", deadline=timezone.now() - timedelta(seconds=5))
         assert watchdog.overdue(open_late)
         open_late.paused = True
         assert not watchdog.overdue(open_late)
+    # a worker answering on another queue of the same broker cannot resolve our rounds
     cache.clear()
-    with mock.patch.object(app.control, "ping", return_value=[{"celery@x": {"ok": "pong"}}]):
+    elsewhere = {"celery@other": [{"name": "someone-elses-queue"}]}
+    inspect.return_value.active_queues.return_value = elsewhere
+    with mock.patch.object(app.control, "inspect", inspect):
+        assert watchdog.overdue(rnd)
+    cache.clear()
+    ours = {"celery@x": [{"name": django_settings.CELERY_TASK_DEFAULT_QUEUE}]}
+    inspect.return_value.active_queues.return_value = ours
+    with mock.patch.object(app.control, "inspect", inspect):
         assert not watchdog.overdue(rnd)
 
 
