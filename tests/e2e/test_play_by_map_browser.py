@@ -37,6 +37,7 @@ from economy.models import Round
 from fleet import pacts
 from powers.models import Build, FleetGroup, Transfer
 from tests.chromium import quiet
+from tests.e2e.test_order_map_browser import ARROW, GROUP, HEX_CENTRE
 from tests.helpers import StartWorker, wait_for
 from tests.web.factories import World, add_fleet, make_campaign
 from trade.models import TradeHub
@@ -77,19 +78,7 @@ WATCH = """(() => {
   }, true);
 })();"""
 
-GROUP = '#order-map svg.ftmap .own-group[data-key="{}"]'
-ARROW = '#order-map svg.ftmap line.move[data-key="{}"]'
 HEX_OF_G0 = '#declarations input[aria-label="Hex of Group g0"]'
-# The screen point of a hex's centre (powers/hexgrid.py centre_px through the SVG's transform).
-HEX_CENTRE = """([col, row]) => {
-  const svg = document.querySelector('#order-map svg.ftmap');
-  const size = parseFloat(svg.getAttribute('data-hex-size')), c = col - 1;
-  const pt = svg.createSVGPoint();
-  pt.x = size + c * 1.5 * size;
-  pt.y = Math.sqrt(3) * size * (row - 0.5 + (c % 2 ? 0.5 : 0));
-  const p = pt.matrixTransform(svg.getScreenCTM());
-  return [p.x, p.y];
-}"""
 
 TYPING = [
     (Locator, "fill"),

@@ -20,7 +20,7 @@ import trade.services
 from economy import services
 from economy.models import AuditEvent, LedgerLine, Round, RoundRecord
 from economy.snapshot import export_state
-from tests.helpers import postgresql_only
+from tests.helpers import postgresql_only, wait_for
 from tests.web.factories import make_campaign
 from trade.models import RateHistory
 
@@ -112,6 +112,14 @@ def _claimed_round() -> tuple[Any, Round]:
 
 
 @postgresql_only
+def _alive(pid: int) -> bool:
+    """The session is still there (pg_terminate_backend only signals it: it ends a moment
+    later, and only then are its locks released)."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid])
+        return cur.fetchone() is not None
+
+
 def test_f7_the_sweep_leaves_a_live_claim_and_returns_a_dead_one(
     resolver: psycopg.Connection[Any],
 ) -> None:
@@ -124,8 +132,10 @@ def test_f7_the_sweep_leaves_a_live_claim_and_returns_a_dead_one(
     rnd.refresh_from_db()
     assert rnd.status == "resolving"
 
+    pid = resolver.info.backend_pid
     with connection.cursor() as cur:
-        cur.execute("SELECT pg_terminate_backend(%s)", [resolver.info.backend_pid])
+        cur.execute("SELECT pg_terminate_backend(%s)", [pid])
+    wait_for(lambda: not _alive(pid), 10, "the resolver's session to end")  # it ends after
     assert services.sweep() == [rnd.pk]
     rnd.refresh_from_db()
     assert (rnd.status, rnd.attempts) == ("open", 1)
