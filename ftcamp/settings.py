@@ -239,7 +239,8 @@ CELERY_BEAT_SCHEDULE = {
 # its deadline, while no worker answers a ping (waited for this long; the answer cached this
 # long per process) is "overdue" on the players' and organiser's pages, and logged.
 FTCAMP_WATCHDOG_SECONDS = env_int("FTCAMP_WATCHDOG_SECONDS", 60)
-FTCAMP_WATCHDOG_PING_SECONDS = env_int("FTCAMP_WATCHDOG_PING_SECONDS", 1)
+# a busy worker must not be called dead: it has 2 s to say which queues it takes
+FTCAMP_WATCHDOG_PING_SECONDS = env_int("FTCAMP_WATCHDOG_PING_SECONDS", 2)
 FTCAMP_WATCHDOG_CACHE_SECONDS = env_int("FTCAMP_WATCHDOG_CACHE_SECONDS", 30)
 # How long an API write's Idempotency-Key and its first answer are kept (economy/idempotency.py).
 FTCAMP_IDEMPOTENCY_HOURS = env_int("FTCAMP_IDEMPOTENCY_HOURS", 24)
