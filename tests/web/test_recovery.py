@@ -111,15 +111,16 @@ def _claimed_round() -> tuple[Any, Round]:
     return world, rnd
 
 
-@postgresql_only
 def _alive(pid: int) -> bool:
-    """The session is still there (pg_terminate_backend only signals it: it ends a moment
-    later, and only then are its locks released)."""
+    """The session still holds a lock (pg_terminate_backend only signals it: it ends, and its
+    locks go, a moment later). pg_locks is read live; pg_stat_activity would be one snapshot
+    for the whole of the test's transaction."""
     with connection.cursor() as cur:
-        cur.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid])
+        cur.execute("SELECT 1 FROM pg_locks WHERE pid = %s LIMIT 1", [pid])
         return cur.fetchone() is not None
 
 
+@postgresql_only
 def test_f7_the_sweep_leaves_a_live_claim_and_returns_a_dead_one(
     resolver: psycopg.Connection[Any],
 ) -> None:
